@@ -1,0 +1,15 @@
+/* jagged.h: the umbrella header of jagged, a C11 library (with CUDA kernels) for jagged arrays
+ * and strided memory on the CPU and on NVIDIA GPUs. Include this, link -ljagged. */
+#ifndef JAGGED_JAGGED_H
+#define JAGGED_JAGGED_H
+
+#include "jagged/version.h"
+#include "jagged/export.h"
+#include "jagged/status.h"
+#include "jagged/types.h"
+#include "jagged/device.h"
+#include "jagged/memory.h"
+#include "jagged/layout.h"
+#include "jagged/view.h"
+
+#endif /* JAGGED_JAGGED_H */

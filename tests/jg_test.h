@@ -1,0 +1,53 @@
+/* jg_test.h: what every jagged test includes: cmocka, the public API, and small helpers. */
+#ifndef JAGGED_TESTS_JG_TEST_H
+#define JAGGED_TESTS_JG_TEST_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "jagged/jagged.h"
+
+/** Asserts that `expr` returns JG_OK, printing the status name and message otherwise. */
+#define JGT_OK(expr)                                                                          \
+  do {                                                                                        \
+    jg_error jgt_err_;                                                                        \
+    jg_error_clear(&jgt_err_);                                                                \
+    jg_status jgt_st_ = (expr);                                                               \
+    if (jgt_st_ != JG_OK) {                                                                   \
+      print_error("%s failed: %s: %s\n", #expr, jg_status_name(jgt_st_), jgt_err_.message);   \
+    }                                                                                         \
+    assert_int_equal(jgt_st_, JG_OK);                                                         \
+  } while (0)
+
+/** Asserts that `expr` returns `status` (an expression that uses a jg_error named `err` can then
+ *  check err.message). */
+#define JGT_STATUS(status, expr) assert_int_equal((expr), (status))
+
+/** Asserts that `haystack` contains `needle`. */
+#define JGT_CONTAINS(haystack, needle)                                                        \
+  do {                                                                                        \
+    if (strstr((haystack), (needle)) == NULL) {                                               \
+      print_error("\"%s\" does not contain \"%s\"\n", (haystack), (needle));                  \
+      fail();                                                                                 \
+    }                                                                                         \
+  } while (0)
+
+/** For GPU test programs: returns 77 (CTest's skip code) from main, after saying why, when no
+ *  CUDA device is usable. */
+#define JGT_REQUIRE_GPU()                                                                     \
+  do {                                                                                        \
+    int jgt_n_ = 0;                                                                           \
+    if (jg_device_count(&jgt_n_, NULL) != JG_OK || jgt_n_ == 0) {                             \
+      printf("[  SKIPPED ] all tests: no CUDA device (%s)\n", jg_cuda_unavailable_reason());  \
+      return 77;                                                                              \
+    }                                                                                         \
+  } while (0)
+
+#endif /* JAGGED_TESTS_JG_TEST_H */
