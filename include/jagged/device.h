@@ -2,7 +2,10 @@
  *
  * Every function here works on a machine with no GPU or no CUDA driver, and in a build without
  * CUDA: jg_device_count reports 0 devices and says why, and calls that need a device return
- * JG_ENODEV with that reason in the message. */
+ * JG_ENODEV with the message "CUDA unavailable: <jg_cuda_unavailable_reason()>".
+ * CUDA is initialised once per process (pthread_once), by the first call of any function here or
+ * in memory.h that needs to know; the device count never changes afterwards. All functions are
+ * thread-safe; the current device is per thread, as in CUDA. */
 #ifndef JAGGED_DEVICE_H
 #define JAGGED_DEVICE_H
 
@@ -16,15 +19,19 @@ extern "C" {
  *  A true answer does not mean a GPU is present: see jg_device_count. */
 JG_API bool jg_cuda_compiled(void);
 
-/** Number of usable CUDA devices, written to `*count` (>= 0).
- *  Returns JG_OK with *count = 0 when the build has no CUDA, when no driver is installed, or when
- *  the driver sees no device; jg_cuda_unavailable_reason() then says which.
- *  Errors: JG_EINVAL if `count` is NULL. Thread-safe; the first call initialises CUDA. */
+/** Number of usable CUDA devices (cudaGetDeviceCount), written to `*count` (>= 0).
+ *  Returns JG_OK with *count = 0 when the build has no CUDA, when no driver is installed, when
+ *  the driver is too old, or when the driver sees no device; jg_cuda_unavailable_reason() then
+ *  says which. Errors: JG_EINVAL if `count` is NULL. Thread-safe; the first call initialises
+ *  CUDA (once, whatever the number of racing threads). */
 JG_API jg_status jg_device_count(int *count, jg_error *err);
 
-/** Why CUDA is unusable in this process ("built without CUDA", "no CUDA driver found
- *  (cudaErrorInsufficientDriver)", "no CUDA-capable device"), or "" when at least one device is
- *  usable. Static storage; never NULL. */
+/** Why CUDA is unusable in this process, or "" when at least one device is usable. One of
+ *  "built without CUDA"; "no CUDA driver found, or the driver is older than the CUDA runtime
+ *  (cudaErrorInsufficientDriver: <CUDA's description>)"; "no CUDA-capable device" (optionally
+ *  followed by "(cudaErrorNoDevice: ...)"); "only a stub CUDA driver library was found (...)";
+ *  "CUDA initialisation failed (<cudaError name>: <description>)". Static storage that never
+ *  changes after the first call; never NULL. Initialises CUDA like jg_device_count. */
 JG_API const char *jg_cuda_unavailable_reason(void);
 
 /** Properties of one CUDA device. */
@@ -46,30 +53,37 @@ typedef struct jg_device_properties {
   uint8_t reserved[64];
 } jg_device_properties;
 
-/** Fills `props` for CUDA device `id`.
+/** Fills `props` for CUDA device `id` (cudaGetDeviceProperties); reserved bytes are zeroed.
  *  Errors: JG_EINVAL if `props` is NULL; JG_ENODEV if CUDA is unavailable (message gives
- *  jg_cuda_unavailable_reason()); JG_EINDEX if `id` is not in [0, count) (index = id). */
+ *  jg_cuda_unavailable_reason()); JG_EINDEX if `id` is not in [0, count) (index = id);
+ *  JG_ECUDA if the query fails. */
 JG_API jg_status jg_device_get_properties(int id, jg_device_properties *props, jg_error *err);
 
-/** The calling thread's current CUDA device ordinal, written to `*id`.
- *  Errors: JG_EINVAL if `id` is NULL; JG_ENODEV without a usable device. */
+/** The calling thread's current CUDA device ordinal (cudaGetDevice), written to `*id`; `*id` is
+ *  untouched on error. Errors: JG_EINVAL if `id` is NULL; JG_ENODEV without a usable device;
+ *  JG_ECUDA. */
 JG_API jg_status jg_device_get_current(int *id, jg_error *err);
 
 /** Makes device `id` current for the calling thread (cudaSetDevice).
- *  Errors: JG_ENODEV without a usable device; JG_EINDEX if `id` is out of range. */
+ *  Errors: JG_ENODEV without a usable device; JG_EINDEX if `id` is not in [0, count)
+ *  (index = id; the current device is unchanged); JG_ECUDA. */
 JG_API jg_status jg_device_set_current(int id, jg_error *err);
 
-/** Creates a non-blocking CUDA stream on the current device; `*stream` receives it.
- *  Ownership: destroy it with jg_stream_destroy. Errors: JG_EINVAL (NULL out), JG_ENODEV,
- *  JG_ECUDA. */
+/** Creates a non-blocking CUDA stream (cudaStreamNonBlocking: no implicit synchronisation with
+ *  the legacy default stream) on the calling thread's current device; `*stream` receives it, or
+ *  NULL on error. Ownership: the caller destroys it with jg_stream_destroy.
+ *  Errors: JG_EINVAL (NULL `stream`), JG_ENODEV, JG_ECUDA. */
 JG_API jg_status jg_stream_create(jg_stream *stream, jg_error *err);
 
-/** Destroys a stream made by jg_stream_create once its work is done; NULL is a no-op. */
+/** Destroys a stream made by jg_stream_create (cudaStreamDestroy: returns at once, resources go
+ *  once its enqueued work is done). NULL is a no-op, and so is any stream when CUDA is
+ *  unavailable. Never fails. */
 JG_API void jg_stream_destroy(jg_stream stream);
 
-/** Waits until all work enqueued on `stream` (NULL: the legacy default stream) has finished and
- *  reports the first asynchronous error. Errors: JG_ENODEV, JG_ECUDA (message names the CUDA
- *  error). */
+/** Waits until all work enqueued on `stream` (NULL: the legacy default stream of the current
+ *  device) has finished and reports the first asynchronous error (cudaStreamSynchronize).
+ *  Without a usable device, NULL returns JG_OK at once (no device work can be pending) and any
+ *  other stream gives JG_ENODEV. Errors: JG_ENODEV, JG_ECUDA (message names the CUDA error). */
 JG_API jg_status jg_stream_synchronize(jg_stream stream, jg_error *err);
 
 #ifdef __cplusplus

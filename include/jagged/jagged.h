@@ -11,5 +11,7 @@
 #include "jagged/memory.h"
 #include "jagged/layout.h"
 #include "jagged/view.h"
+#include "jagged/dlpack.h"
+#include "jagged/cai.h"
 
 #endif /* JAGGED_JAGGED_H */

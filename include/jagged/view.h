@@ -28,57 +28,98 @@ typedef struct jg_view {
   jg_layout layout;
 } jg_view;
 
-/** Views `buf` with `layout` and `dtype`. Checks: layout.itemsize equals the dtype's itemsize,
- *  min offset >= 0, and jg_layout_required_size(layout) <= jg_buffer_size(buf). The device and
- *  accessibility come from jg_buffer_attributes(buf). The view does not retain `buf`.
- *  Errors: JG_EINVAL (NULL argument, negative min offset), JG_EDTYPE (itemsize mismatch),
- *  JG_ESHAPE (the layout needs more bytes than the buffer has; message gives both), JG_ECUDA. */
+/** Views `buf` with `layout` and `dtype` (memory.md 4.5). Checks: the layout is valid (0 <= ndim
+ *  <= JG_MAX_NDIM), layout.itemsize equals the dtype's itemsize, min offset >= 0, and
+ *  jg_layout_required_size(layout) <= jg_buffer_size(buf) (so the slice offset prefix counts;
+ *  an empty layout fits any buffer, a NULL 0-byte one included). `base` is jg_buffer_data(buf);
+ *  the device and accessibility come from jg_buffer_attributes(buf). The view does not retain
+ *  `buf` (keep a reference while the view is used).
+ *  Errors: JG_EINVAL (NULL argument, invalid ndim, negative min offset: the message gives it),
+ *  JG_EDTYPE (invalid dtype, itemsize mismatch), JG_ESHAPE (the layout needs more bytes than the
+ *  buffer has; message gives both), JG_EOVERFLOW, JG_ECUDA (attribute query). */
 JG_API jg_status jg_view_from_buffer(jg_view *view, jg_buffer *buf, const jg_layout *layout,
                                      jg_dtype dtype, bool readonly, jg_error *err);
 
-/** Views raw memory at `base` that lives on `device` (host- and device-accessibility derived from
- *  the device type). No size check is possible; the caller vouches for the extent.
- *  Errors: JG_EINVAL (NULL view or layout, NULL base with nonzero volume), JG_EDTYPE. */
+/** Views raw memory at `base` that lives on `device`: CPU is host-accessible only, CUDA
+ *  device-accessible only, CUDA_HOST and CUDA_MANAGED both. Nothing is dereferenced or queried,
+ *  so no GPU is needed. No size or min-offset check is possible; the caller vouches for the
+ *  extent. Errors: JG_EINVAL (NULL view or layout, invalid ndim, NULL base with nonzero volume,
+ *  unknown device type, negative id for a CUDA device type), JG_EDTYPE (invalid dtype, itemsize
+ *  mismatch). */
 JG_API jg_status jg_view_from_pointer(jg_view *view, void *base, jg_device device,
                                       const jg_layout *layout, jg_dtype dtype, bool readonly,
                                       jg_error *err);
 
-/** Address of element (0, ..., 0), i.e. base + slice_offset * itemsize (may be below base +
- *  min offset for negative strides). NULL for a view of volume 0 with a NULL base. */
+/** Address of element (0, ..., 0), i.e. base + slice_offset * itemsize (with negative strides
+ *  that is not the view's lowest address: a[::-1] of (5,) gives base + 4 * itemsize). NULL for a
+ *  NULL view or a NULL base (possible only with volume 0). */
 JG_API void *jg_view_data(const jg_view *view);
 
-/** Applies slices to a view (jg_layout_slice on its layout); `out` may equal `in`.
- *  Errors: as jg_layout_slice. */
+/** Applies `n` slices to a view (jg_layout_slice on its layout; base, buffer, device, dtype and
+ *  read-only flag are kept); `out` may equal `in`. On error `out` is unchanged.
+ *  Errors: JG_EINVAL (NULL out or in), and those of jg_layout_slice. */
 JG_API jg_status jg_view_slice(jg_view *out, const jg_view *in, int n, const jg_slice *slices,
                                jg_error *err);
 
-/** Copies every element of `src` into `dst`, synchronously. Shapes must be equal and dtypes
- *  equal; strides may be anything on either side, negative and zero included (a zero-stride
- *  source broadcasts; a non-unique destination is an error). Host to host, host to device, device
- *  to host and device to device (same device or peers) all work; empty views are a no-op
- *  whatever their strides. When both views are contiguous alike the copy is one memcpy; otherwise
- *  a strided loop (host) or kernel (device), staging through a contiguous temporary when crossing
- *  between host and device. Source and destination must not overlap unless they are identical.
- *  Errors: JG_EINVAL (NULL), JG_ESHAPE (shapes differ; index = first differing axis), JG_EDTYPE
- *  (dtypes differ), JG_EREADONLY (dst read-only), JG_EVALUE (dst not unique), JG_ENODEV (device
- *  memory without a usable GPU), JG_EDEVMEM / JG_ENOMEM (staging), JG_ECUDA. */
+/** Copies every element of `src` into `dst` and waits for the copy to finish.
+ *
+ *  Shapes and dtypes must be equal; strides may be anything on either side, negative and zero
+ *  included: a zero-stride source broadcasts, a destination that is not unique
+ *  (jg_layout_is_unique false, e.g. a broadcast) is an error. Host to host, host to device,
+ *  device to host and device to device all work; "host" is any host-accessible memory (pageable,
+ *  pinned, registered, managed), "device" is device-only memory. Empty views are a no-op whatever
+ *  their strides and base pointers (memory.md 10.17). Source and destination must not overlap
+ *  unless they are the same elements (then nothing is copied).
+ *
+ *  How (the design of cuda-python PR #1367, memory.md 4.6): both layouts drop extent-1 axes,
+ *  are permuted by dst's stride order (with dst's negative axes walked forwards) and flattened
+ *  alike. If that leaves one run with stride 1 on both sides, the copy is one memcpy
+ *  (cudaMemcpyAsync when CUDA is involved). Otherwise host <-> host is a strided host loop;
+ *  device -> device a strided CUDA kernel (tiled through shared memory for transposes); and
+ *  host <-> device stages through a dense temporary: the source's span is moved in bulk and
+ *  reordered by the kernel when it is no larger than the data (transposed, reversed or broadcast
+ *  sources), else the host side is packed or unpacked by the host loop, with the device-side
+ *  reorder done by the kernel where the device side is not dense.
+ *
+ *  Devices: device memory must live on an existing CUDA device, which is made current during the
+ *  call; strided copies between two different devices are supported only when the source's
+ *  elements fill their span (else JG_ENOTSUP; contiguous copies between devices always work).
+ *  Pinned or managed views used when no GPU is usable are copied by host code.
+ *  Thread-safety: concurrent copies into distinct destinations are safe.
+ *  Errors: JG_EINVAL (NULL view; a view with elements but a NULL base; memory neither host- nor
+ *  device-accessible), JG_ESHAPE (ndim or extents differ; index = first differing axis),
+ *  JG_EDTYPE (dtypes differ, or a layout's itemsize does not match its dtype), JG_EREADONLY (dst
+ *  read-only; checked even for empty views), JG_EVALUE (dst not unique), JG_ENODEV (device memory
+ *  and no usable GPU; the message gives the reason), JG_EINDEX (no such CUDA device), JG_ENOTSUP
+ *  (see Devices), JG_EDEVMEM / JG_ENOMEM (staging), JG_EOVERFLOW, JG_ECUDA. */
 JG_API jg_status jg_copy(const jg_view *dst, const jg_view *src, jg_error *err);
 
-/** As jg_copy, but enqueued on `stream` and returning without waiting where it can: device to
- *  device copies and copies from or into pinned or managed memory are fully asynchronous;
- *  copies touching pageable host memory may block while staging. `temp` is unused when NULL
- *  (staging memory then comes from the device's default resource; see jg_copy_ex for
- *  caller-owned staging). The views' memory must stay valid until the stream reaches the copy.
- *  Errors: as jg_copy. */
+/** As jg_copy, but enqueued on `stream` (NULL: the legacy default stream; a non-NULL stream must
+ *  belong to the device of the device-side memory) and returning without waiting where it can.
+ *  Fully asynchronous: device to device; one memcpy to or from pinned or managed memory; host to
+ *  device when the source's span moves in bulk (its host memory must then stay unchanged until
+ *  the stream reaches the copy); device to host into a dense pinned or managed destination.
+ *  Blocking: copies touching pageable memory (as cudaMemcpyAsync is); copies that pack or unpack
+ *  the host side with the host loop (they wait for the stream first when that memory is
+ *  device-accessible, so that they see earlier work on the stream, and wait again before
+ *  freeing host staging); host to host copies of pageable memory, which run at once on the
+ *  calling thread. Device staging is allocated with cudaMallocAsync on `stream` and freed with
+ *  cudaFreeAsync (cudaMalloc/cudaFree after a stream synchronisation where pools are not
+ *  supported); host staging comes from jg_memory_resource_host(). The views' memory must stay
+ *  valid until the stream reaches the copy. Errors: as jg_copy. */
 JG_API jg_status jg_copy_async(const jg_view *dst, const jg_view *src, jg_stream stream,
                                jg_error *err);
 
-/** jg_copy_async with caller-owned staging memory (CUB's two-phase contract): with `temp` NULL
- *  it only writes to `*temp_bytes` the device bytes staging needs for these views (0 when none)
- *  and copies nothing; with `temp` non-NULL (device memory of `*temp_bytes` bytes on dst's or
- *  src's device) it copies using it and allocates no device memory. Host-side staging, when
- *  needed, uses the host resource. Errors: as jg_copy, and JG_EINVAL if *temp_bytes is too
- *  small. */
+/** jg_copy_async with caller-owned device staging memory (CUB's two-phase contract,
+ *  docs/cub/device_wide.rst). With `temp` NULL it checks the views, writes to `*temp_bytes` the
+ *  device bytes staging needs for them, at least 1 (as CUB does, so that the second call of the
+ *  idiom never passes NULL again), and copies nothing. With `temp` non-NULL
+ *  (device memory of `*temp_bytes` bytes on the device of the device-side view, any alignment)
+ *  it copies using it and allocates no device memory; `temp` must stay untouched until the
+ *  stream reaches the copy. Host-side staging, when needed, still comes from
+ *  jg_memory_resource_host(). The size depends only on the views' layouts and kinds of memory.
+ *  Errors: as jg_copy, JG_EINVAL if `temp_bytes` is NULL or *temp_bytes is smaller than needed
+ *  (the message gives both). */
 JG_API jg_status jg_copy_ex(const jg_view *dst, const jg_view *src, void *temp,
                             size_t *temp_bytes, jg_stream stream, jg_error *err);
 

@@ -14,18 +14,33 @@
 extern "C" {
 #endif
 
-/** JG_OK when at least one CUDA device is usable; else JG_ENODEV with the reason in `err`
- *  (built without CUDA, no driver, no device). Cheap after the first call. */
+/** JG_OK when at least one CUDA device is usable; else JG_ENODEV with the message
+ *  "CUDA unavailable: <jg_cuda_unavailable_reason()>" in `err` (built without CUDA, no driver,
+ *  no device). The first call initialises CUDA (pthread_once); later calls are one load. */
 JGI_HIDDEN jg_status jgi_cuda_require(jg_error *err);
+
+/** JG_OK when CUDA device `id` exists: JG_ENODEV as jgi_cuda_require, JG_EINDEX (index = id) when
+ *  `id` is not in [0, device count). */
+JGI_HIDDEN jg_status jgi_cuda_check_device(int id, jg_error *err);
 
 #if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
 #include <cuda_runtime_api.h>
 
-/** Turns a CUDA runtime error into a status and message "<op>: <cudaErrorName>: <description>".
- *  cudaErrorMemoryAllocation gives JG_EDEVMEM; no device or driver gives JG_ENODEV; an invalid
- *  device ordinal gives JG_EINDEX; anything else JG_ECUDA. cudaSuccess gives JG_OK. Clears the
- *  sticky last error of non-sticky failures (cudaGetLastError). */
+/** Turns a CUDA runtime error into a status and message "<op>: <cudaErrorName>: <description>"
+ *  (index -1). cudaErrorMemoryAllocation gives JG_EDEVMEM; no device or driver
+ *  (cudaErrorNoDevice, InsufficientDriver, StubLibrary, DevicesUnavailable, SystemDriverMismatch,
+ *  InitializationError) gives JG_ENODEV; cudaErrorInvalidDevice gives JG_EINDEX; anything else
+ *  JG_ECUDA. cudaSuccess gives JG_OK and leaves `err` alone. Clears the runtime's last error
+ *  (cudaGetLastError), which only sticky errors survive. */
 JGI_HIDDEN jg_status jgi_cuda_error(jg_error *err, cudaError_t e, const char *op);
+
+/** Makes device `id` current for the calling thread after checking it (jgi_cuda_check_device)
+ *  and writes the device that was current before to `*prev`; undo with jgi_cuda_device_pop. */
+JGI_HIDDEN jg_status jgi_cuda_device_push(int id, int *prev, jg_error *err);
+
+/** Restores `prev` as the current device after jgi_cuda_device_push(id, &prev); never fails (an
+ *  error from cudaSetDevice is cleared and ignored). */
+JGI_HIDDEN void jgi_cuda_device_pop(int prev, int id);
 
 /** Returns the mapped status when the CUDA call `expr` fails. */
 #define JG_CUDA_RETURN_NOT_OK(expr, op, err)                                                   \

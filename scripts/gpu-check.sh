@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# gpu-check.sh: what the project runs on the GPU machine (H200, see BENCHMARKS.md): build with
+# CUDA, run every test (GPU tests included), run the GPU tests under compute-sanitizer memcheck,
+# then the benchmarks. Logs go to $OUT (or ./out) when set.
+# Usage: scripts/gpu-check.sh [tests|sanitize|bench|all]...   (default: all)
+set -uo pipefail
+JG_ROOT=$(cd "$(dirname "$0")/.." && pwd)
+OUT=${OUT:-$JG_ROOT/out}
+mkdir -p "$OUT"
+# The GPU machine lacks cmocka: unpack the .deb files carried in .deps/ (see README).
+if [ -d "$JG_ROOT/.deps" ] && ! [ -f /usr/include/cmocka.h ]; then
+  for f in "$JG_ROOT"/.deps/*.deb; do dpkg -x "$f" /tmp/deps; done
+  export CMAKE_PREFIX_PATH=/tmp/deps/usr
+  export LD_LIBRARY_PATH=/tmp/deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+fi
+export PATH=/usr/local/cuda/bin:$PATH
+B=$JG_ROOT/build/gpu
+steps=("$@")
+[ ${#steps[@]} -eq 0 ] && steps=(all)
+has() { local s; for s in "${steps[@]}"; do [ "$s" = "$1" ] || [ "$s" = all ] && return 0; done; return 1; }
+
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv \
+  | tee "$OUT/gpu.txt"
+cmake -S "$JG_ROOT" -B "$B" -DJG_WITH_CUDA=ON -DJG_WERROR=ON -DCMAKE_BUILD_TYPE=Release \
+  >"$OUT/configure.log" 2>&1 || { tail -50 "$OUT/configure.log"; exit 1; }
+cmake --build "$B" -j "$(nproc)" >"$OUT/build.log" 2>&1 || { tail -80 "$OUT/build.log"; exit 1; }
+rc=0
+if has tests; then
+  ctest --test-dir "$B" --output-on-failure -j 4 2>&1 | tee "$OUT/ctest.log" | tail -40
+  [ "${PIPESTATUS[0]}" -eq 0 ] || rc=1
+fi
+if has sanitize; then
+  : >"$OUT/sanitizer.log"
+  for t in "$B"/tests/test_*_gpu; do
+    [ -x "$t" ] || continue
+    echo "== compute-sanitizer memcheck $(basename "$t")" | tee -a "$OUT/sanitizer.log"
+    JGT_COPY_QUICK=1 compute-sanitizer --tool memcheck --leak-check full --report-api-errors no --error-exitcode 9 "$t" \
+      >>"$OUT/sanitizer.log" 2>&1
+    r=$?; echo "exit $r" | tee -a "$OUT/sanitizer.log"; [ $r -eq 0 ] || rc=1
+  done
+fi
+if has bench; then
+  : >"$OUT/bench.log"
+  for b in "$B"/bench/bench_*; do
+    [ -x "$b" ] || continue
+    echo "== $(basename "$b")" | tee -a "$OUT/bench.log"
+    "$b" 2>&1 | tee -a "$OUT/bench.log"
+  done
+fi
+exit $rc

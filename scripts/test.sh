@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# test.sh: sets up and runs every test of jagged on this machine.
+#   1. installs the Debian packages it needs (as root; otherwise prints the apt-get line);
+#   2. builds and tests three configurations: warnings as errors with CUDA when nvcc is present
+#      (GPU tests skip without a GPU and are counted as skipped), AddressSanitizer + UBSan, and a
+#      build without CUDA.
+# Usage: scripts/test.sh [ctest options...]
+set -euo pipefail
+JG_ROOT=$(cd "$(dirname "$0")/.." && pwd)
+source "$JG_ROOT/scripts/deps.sh"
+jg_ensure_packages "${JG_PACKAGES[@]}"
+
+builds=(
+  "build/ci:-DJG_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo"
+  "build/asan:-DJG_WERROR=ON -DJG_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug"
+  "build/nocuda:-DJG_WERROR=ON -DJG_WITH_CUDA=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo"
+)
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:protect_shadow_gap=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+mkdir -p "$JG_ROOT/build"
+status=0
+for entry in "${builds[@]}"; do
+  dir=$JG_ROOT/${entry%%:*}
+  read -r -a opts <<<"${entry#*:}"
+  echo "== $(basename "$dir"): ${opts[*]}"
+  jg_configure_build "$dir" "${opts[@]}" || { status=1; continue; }
+  ctest --test-dir "$dir" --output-on-failure "$@" || status=1
+done
+exit $status
