@@ -1,4 +1,5 @@
 /* main.c: argument dispatch of the jagged command-line tool (no work is done here). */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,7 +13,35 @@ static void usage(FILE *out) {
           "commands:\n"
           "  info       jagged version, CUDA build and devices, memory resources\n"
           "  version    print the version\n"
-          "  help       this text\n");
+          "  help       this text\n"
+          "\n"
+          "`jagged <command> --help` describes a command.\n");
+}
+
+/* Flushes stdout and turns a write error (a full disk, a closed pipe, /dev/full) into exit
+ * status 1 with a message on stderr, so that no output is silently lost. */
+static int finish(int rc) {
+  errno = 0;
+  if (fflush(stdout) != 0 || ferror(stdout)) {
+    const int e = errno;
+    fprintf(stderr, "jagged: error writing to standard output%s%s\n", e != 0 ? ": " : "",
+            e != 0 ? strerror(e) : "");
+    return 1;
+  }
+  return rc;
+}
+
+static int cmd_version(int argc, char **argv) {
+  if (argc == 1 && (strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0)) {
+    printf("usage: jagged version\n\nPrints the version of jagged.\n");
+    return 0;
+  }
+  if (argc != 0) {
+    fprintf(stderr, "jagged version: unexpected argument '%s' (the command takes none)\n", argv[0]);
+    return 2;
+  }
+  printf("jagged %s\n", jg_version_string());
+  return 0;
 }
 
 int main(int argc, char **argv) {
@@ -26,14 +55,13 @@ int main(int argc, char **argv) {
     return 2;
   }
   const char *cmd = argv[1];
-  if (strcmp(cmd, "info") == 0) return jg_cmd_info(argc - 2, argv + 2);
+  if (strcmp(cmd, "info") == 0) return finish(jg_cmd_info(argc - 2, argv + 2));
   if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
-    printf("jagged %s\n", jg_version_string());
-    return 0;
+    return finish(cmd_version(argc - 2, argv + 2));
   }
   if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
     usage(stdout);
-    return 0;
+    return finish(0);
   }
   fprintf(stderr, "jagged: unknown command '%s'\n", cmd);
   usage(stderr);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test.sh: sets up and runs every test of jagged on this machine.
-#   1. installs the Debian packages it needs (as root; otherwise prints the apt-get line);
+#   1. installs the Debian packages it needs, cmocka included (as root; otherwise prints the
+#      apt-get line);
 #   2. builds and tests three configurations: warnings as errors with CUDA when nvcc is present
 #      (GPU tests skip without a GPU and are counted as skipped), AddressSanitizer + UBSan, and a
 #      build without CUDA.
@@ -8,7 +9,7 @@
 set -euo pipefail
 JG_ROOT=$(cd "$(dirname "$0")/.." && pwd)
 source "$JG_ROOT/scripts/deps.sh"
-jg_ensure_packages "${JG_PACKAGES[@]}"
+jg_ensure_packages "${JG_PACKAGES_TEST[@]}"
 
 builds=(
   "build/ci:-DJG_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo"
@@ -24,6 +25,7 @@ for entry in "${builds[@]}"; do
   read -r -a opts <<<"${entry#*:}"
   echo "== $(basename "$dir"): ${opts[*]}"
   jg_configure_build "$dir" "${opts[@]}" || { status=1; continue; }
+  jg_say "testing $(jg_rel "$dir") (ctest) ..."
   ctest --test-dir "$dir" --output-on-failure "$@" || status=1
 done
 exit $status

@@ -171,4 +171,62 @@ static inline void jgt_ref_copy(uint8_t *d, const jg_layout *dl, const uint8_t *
   }
 }
 
+/* Overlapping copies: dst and src are two layouts over ONE arena of `arena` elements. The
+ * expected result is NumPy's dst[...] = src, i.e. the reference copy reading a snapshot of the
+ * arena taken before the copy (jgt_overlap_expect). */
+typedef struct jgt_overlap_case {
+  const char *name;
+  int ndim;
+  jg_len shape[3];
+  jg_stride dst_strides[3];
+  jg_offset dst_offset;
+  jg_stride src_strides[3];
+  jg_offset src_offset;
+  size_t arena; /* elements */
+} jgt_overlap_case;
+
+static const jgt_overlap_case jgt_overlap_cases[] = {
+    /* a = a.T in place, 4 x 4 (a small tile) and 33 x 33 (the tiled kernel's partial tiles). */
+    {"in-place transpose 4x4", 2, {4, 4}, {4, 1}, 0, {1, 4}, 0, 16},
+    {"in-place transpose 33x33", 2, {33, 33}, {33, 1}, 0, {1, 33}, 0, 33 * 33},
+    /* a[1:] = a[:-1] and a[:-1] = a[1:]: one contiguous run each (memmove on the host). */
+    {"shift right by 1", 1, {1023}, {1}, 1, {1}, 0, 1024},
+    {"shift left by 1", 1, {1023}, {1}, 0, {1}, 1, 1024},
+    /* a[2::2] = a[:-2:2] and back: strided, overlapping elements. */
+    {"strided shift right", 1, {15}, {2}, 2, {2}, 0, 32},
+    {"strided shift left", 1, {15}, {2}, 0, {2}, 2, 32},
+    /* a[1::2] = a[::2]: interleaved, no shared element, but intersecting byte ranges. */
+    {"interleaved a[1::2] = a[::2]", 1, {16}, {2}, 1, {2}, 0, 32},
+    /* a[:] = a[::-1]: the same elements in another order. */
+    {"in-place reversal", 1, {33}, {1}, 0, {-1}, 32, 33},
+    /* rows 1..3 of a 4 x 5 matrix (first 4 columns) = rows 0..2: a 2-D shift. */
+    {"2-D row shift", 2, {3, 4}, {5, 1}, 5, {5, 1}, 0, 20},
+    /* every row of a 4 x 4 matrix = its row 1 (a broadcast source inside dst). */
+    {"broadcast row into its matrix", 2, {4, 4}, {4, 1}, 0, {0, 1}, 4, 16},
+    /* (2, 3, 4) C order = the same memory read in F order. */
+    {"3-D C = F in place", 3, {2, 3, 4}, {12, 4, 1}, 0, {1, 2, 6}, 0, 24},
+};
+
+#define JGT_OVERLAP_COUNT (sizeof jgt_overlap_cases / sizeof jgt_overlap_cases[0])
+
+/* The dst and src layouts of overlap case `c` with `itemsize`. */
+static inline jg_status jgt_overlap_layouts(const jgt_overlap_case *c, int64_t itemsize,
+                                            jg_layout *dl, jg_layout *sl) {
+  jg_status st = jg_layout_init(dl, c->ndim, c->shape, c->dst_strides, itemsize, NULL);
+  if (st != JG_OK) return st;
+  st = jg_layout_init(sl, c->ndim, c->shape, c->src_strides, itemsize, NULL);
+  if (st != JG_OK) return st;
+  dl->slice_offset = c->dst_offset;
+  sl->slice_offset = c->src_offset;
+  return JG_OK;
+}
+
+/* want = the arena after dst[...] = src with NumPy's semantics; `before` is the arena before the
+ * copy (n bytes); want must not alias it. */
+static inline void jgt_overlap_expect(uint8_t *want, const uint8_t *before, size_t n,
+                                      const jg_layout *dl, const jg_layout *sl) {
+  memcpy(want, before, n);
+  jgt_ref_copy(want, dl, before, sl);
+}
+
 #endif /* JAGGED_TESTS_JGT_COPY_CASES_H */

@@ -1,7 +1,6 @@
 /* cai.h: the CUDA Array Interface (CAI) version 3 as a C struct, and strided views to and from it.
  *
- * The CAI (NVIDIA/numba-cuda, docs/source/user/cuda_array_interface.rst; summarised in
- * ../shared/notes/memory.md section 6) is a Python dict `__cuda_array_interface__`. jg_cai mirrors
+ * The CAI (NVIDIA/numba-cuda, docs/source/user/cuda_array_interface.rst) is a Python dict `__cuda_array_interface__`. jg_cai mirrors
  * that dict field by field so that a binding can fill it from the dict (or build the dict from it)
  * without jagged touching Python:
  *
@@ -107,10 +106,12 @@ JG_API jg_status jg_view_from_cai(const jg_cai *cai, jg_view *view, jg_error *er
  *  0 and for 0-d views), else the exact byte strides (negative and zero included); has_stream
  *  false (a view has no stream: a producer with pending work sets has_stream/stream itself);
  *  has_mask false. Nothing is retained: the dict is valid while the view's memory is.
- *  Errors (`*out` unspecified on error): JG_EINVAL (`view` or `out` NULL; ndim outside
- *  [0, JG_MAX_NDIM]; base NULL with volume > 0); JG_ENOTSUP (the view is not device-accessible:
- *  the CAI requires device-accessible memory); JG_EDTYPE (as jg_cai_typestr_format, or itemsize
- *  mismatch); JG_EOVERFLOW (a byte stride or the element address overflows). */
+ *  Errors (`*out` unspecified on error): JG_EINVAL (`view` or `out` NULL; an invalid layout:
+ *  ndim outside [0, JG_MAX_NDIM], itemsize <= 0, a negative extent ("extents must be
+ *  non-negative", index = axis); base NULL with volume > 0); JG_ENOTSUP (the view is not
+ *  device-accessible: the CAI requires device-accessible memory); JG_EDTYPE (as
+ *  jg_cai_typestr_format, or itemsize mismatch); JG_EOVERFLOW (the volume, an element offset or
+ *  its byte offset, a byte stride or the element address overflows). */
 JG_API jg_status jg_view_to_cai(const jg_view *view, jg_cai *out, jg_error *err);
 
 /** Orders `stream` (the consumer's stream; NULL is the legacy default stream) after the work the

@@ -7,7 +7,9 @@
  * that guard, is jagged's API: import a DLManagedTensorVersioned / DLManagedTensor (taking
  * ownership) or a bare DLTensor (borrowing), and export a jg_view as a managed tensor.
  *
- * Rules followed (../shared/notes/memory.md sections 4.3, 4.6, 5, 10, 11):
+ * Rules followed (DLPack's spec, NVIDIA cuda-python's StridedMemoryView in
+ * cuda_core/cuda/core/_memoryview.pyx, and the fixes of cuda-python issues #285, #1043, #2592 and
+ * dlpack issue #177):
  *   - strides are in ELEMENTS; byte_offset is in bytes and always honoured on import
  *     (element (0, ..., 0) is at data + byte_offset); exports put the address of element
  *     (0, ..., 0) in `data` and byte_offset 0, so negative strides need no negative offset;
@@ -248,8 +250,8 @@ JG_API jg_status jg_view_from_dltensor(const DLTensor *t, jg_view *view, jg_erro
  *  view is used, then jg_buffer_release it once). view->readonly is true when
  *  t->flags has DLPACK_FLAG_BITMASK_READ_ONLY. DLPACK_FLAG_BITMASK_IS_COPIED and other flags are
  *  reported by jg_dlpack_import_versioned_ex. Any minor version of major version 1 is accepted.
- *  Ownership is decided by the struct type, never by what was asked of the producer
- *  (../shared/notes/memory.md section 10.7): pass legacy tensors to jg_dlpack_import_legacy.
+ *  Ownership is decided by the struct type, never by what was asked of the producer (as
+ *  NVIDIA cuda-python issue #285 concluded): pass legacy tensors to jg_dlpack_import_legacy.
  *
  *  On error NO ownership is taken: the deleter is not called, `*buffer` is set to NULL (when
  *  `buffer` is not NULL), `*view` is untouched, and the caller still owns `t` (and should call
@@ -296,10 +298,11 @@ JG_API jg_status jg_dlpack_import_legacy(DLManagedTensor *t, jg_buffer **buffer,
  *  is made; the exporter does not synchronise any stream (callers must order pending work
  *  themselves). On error `*out` is NULL and keep_alive is not retained.
  *
- *  Errors: JG_EINVAL (`view` or `out` NULL; ndim outside [0, JG_MAX_NDIM]; base NULL with
- *  volume > 0); JG_EDTYPE (invalid dtype, or layout.itemsize != the dtype's itemsize);
- *  JG_ENOTSUP (a device type other than the four above); JG_EOVERFLOW (the element address
- *  overflows); JG_ENOMEM. */
+ *  Errors: JG_EINVAL (`view` or `out` NULL; an invalid layout: ndim outside [0, JG_MAX_NDIM],
+ *  itemsize <= 0, a negative extent ("extents must be non-negative", index = axis); base NULL
+ *  with volume > 0); JG_EDTYPE (invalid dtype, or layout.itemsize != the dtype's itemsize);
+ *  JG_ENOTSUP (a device type other than the four above); JG_EOVERFLOW (the volume, an element
+ *  offset or its byte offset overflows int64, or the element address overflows); JG_ENOMEM. */
 JG_API jg_status jg_dlpack_export_versioned(const jg_view *view, jg_buffer *keep_alive,
                                             DLManagedTensorVersioned **out, jg_error *err);
 

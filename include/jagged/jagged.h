@@ -11,7 +11,11 @@
 #include "jagged/memory.h"
 #include "jagged/layout.h"
 #include "jagged/view.h"
+#include "jagged/array.h"
+#include "jagged/builder.h"
 #include "jagged/dlpack.h"
 #include "jagged/cai.h"
+#include "jagged/arrow.h"
+#include "jagged/device_view.h"
 
 #endif /* JAGGED_JAGGED_H */

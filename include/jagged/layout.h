@@ -1,13 +1,19 @@
 /* layout.h: strided layouts (shape, strides in elements, itemsize, slice offset).
  *
- * The semantics are exactly those of NVIDIA cuda.core's StridedLayout (NVIDIA/cuda-python,
- * cuda_core/cuda/core/_layout.pyx; summarised in ../shared/notes/memory.md section 1), written in
- * C: every operation writes a new layout to `out` and may run in place (`out == in` is allowed).
- * Strides are always explicit (an implicit C-order layout is materialised at construction), so
- * "NULL strides" and explicit C strides are the same layout. All arithmetic is overflow-checked
- * in int64: an operation that would overflow returns JG_EOVERFLOW. A failed operation never
- * changes `out`. Layout arguments must be non-NULL with 0 <= ndim <= JG_MAX_NDIM and itemsize > 0
- * (JG_EINVAL otherwise; functions that cannot fail return the value documented for NULL).
+ * The semantics are exactly those of NVIDIA cuda.core's StridedLayout (NVIDIA cuda-python,
+ * cuda_core/cuda/core/_layout.pyx), written in C: every operation writes a new layout to `out`
+ * and may run in place (`out == in` is allowed). Strides are always explicit (an implicit C-order
+ * layout is materialised at construction), so "NULL strides" and explicit C strides are the same
+ * layout. All arithmetic is overflow-checked in int64: an operation that would overflow returns
+ * JG_EOVERFLOW. A failed operation never changes `out`.
+ *
+ * Layout arguments must be valid, i.e. satisfy the invariants documented on jg_layout. Layouts
+ * built by these functions always are; a hand-filled or edited one is checked on entry by every
+ * function that takes a layout (and by every function that takes a view): JG_EINVAL for a NULL
+ * layout, ndim outside [0, JG_MAX_NDIM], itemsize <= 0 or a negative extent ("extents must be
+ * non-negative", index = axis), JG_EOVERFLOW when its volume or an element offset (for a volume
+ * > 0) overflows int64. Functions that cannot fail return the value documented for NULL when
+ * given an invalid layout. The strides of a zero-volume layout are never looked at.
  * Errors put the offending axis or argument position in jg_error.index (-1 when none applies).
  * Every function is pure host code: no allocation, no device access, thread-safe on distinct
  * outputs, O(ndim) work (O(ndim^2) where the stride order is needed).
@@ -36,7 +42,9 @@ extern "C" {
  *  jg_layout_init* functions rather than by hand so that the invariants hold: 0 <= ndim <=
  *  JG_MAX_NDIM, shape[k] >= 0, itemsize > 0, volume fits in int64, the smallest and largest
  *  element offsets (slice_offset included) fit in int64, and a layout of volume 0 has all
- *  strides 0. Entries past ndim are zero. Every function below preserves these invariants. */
+ *  strides 0. Entries past ndim are zero. Every function below preserves these invariants and
+ *  checks all but the last two on entry (a hand-filled layout of volume 0 with non-zero strides
+ *  is accepted; results built from it get zero strides). */
 typedef struct jg_layout {
   int32_t ndim;
   int64_t itemsize;              /**< bytes per element, > 0 */
@@ -65,8 +73,8 @@ JG_API jg_status jg_layout_init(jg_layout *out, int ndim, const jg_len *shape,
 
 /** As jg_layout_init, but `byte_strides` are in bytes and each must be an exact multiple of
  *  `itemsize` (NumPy and CUDA Array Interface strides; cuda.core's divide_strides=True). NULL
- *  means C order. Divisibility is checked even when the volume is 0 (memory.md 10.3: reject at
- *  construction). Errors: as jg_layout_init, and JG_EINVAL "strides must be divisible by
+ *  means C order. Divisibility is checked even when the volume is 0 (reject at construction, as
+ *  NVIDIA cuda-python issue #1429 concluded). Errors: as jg_layout_init, and JG_EINVAL "strides must be divisible by
  *  itemsize" naming the axis (index = axis). */
 JG_API jg_status jg_layout_init_byte_strides(jg_layout *out, int ndim, const jg_len *shape,
                                              const int64_t *byte_strides, int64_t itemsize,
@@ -95,7 +103,8 @@ JG_API jg_status jg_layout_dense_like(jg_layout *out, const jg_layout *in, jg_or
 /** jg_layout_dense_like(out, in, JG_ORDER_K, NULL, err): the dense layout to copy `in` into. */
 JG_API jg_status jg_layout_to_dense(jg_layout *out, const jg_layout *in, jg_error *err);
 
-/** Number of elements: the product of the shape, 1 for 0-d; -1 for NULL or an invalid layout. */
+/** Number of elements: the product of the shape, 1 for 0-d; -1 for NULL or an invalid layout
+ *  (negative extent, overflowing volume or offsets, bad ndim or itemsize). */
 JG_API jg_len jg_layout_volume(const jg_layout *l);
 
 /** Strides in bytes (strides times itemsize) into `byte_strides` (ndim entries; may be NULL for
@@ -105,12 +114,14 @@ JG_API jg_status jg_layout_strides_in_bytes(const jg_layout *l, int64_t *byte_st
 
 /** The stride order into `perm` (ndim entries): axes sorted by |stride| descending, ties broken
  *  by larger extent first, then lower axis first (cuda.core's _order_from_strides). C-dense
- *  gives (0, ..., n-1); F-dense gives (n-1, ..., 0). Does nothing if either pointer is NULL. */
+ *  gives (0, ..., n-1); F-dense gives (n-1, ..., 0). Does nothing if either pointer is NULL or
+ *  the layout is invalid. */
 JG_API void jg_layout_stride_order(const jg_layout *l, int *perm);
 
 /** Smallest and largest element offset any element maps to, from the base pointer (slice_offset
  *  included): slice_offset plus the sum of stride * (extent - 1) over the axes with stride <= 0
- *  (resp. > 0). Volume 0 (or a NULL layout) gives (0, -1). Either output pointer may be NULL. */
+ *  (resp. > 0). Volume 0, a NULL layout or an invalid one give (0, -1). Either output pointer may
+ *  be NULL. Never overflows (validity includes offsets that fit in int64). */
 JG_API void jg_layout_offset_bounds(const jg_layout *l, jg_offset *min_offset,
                                     jg_offset *max_offset);
 
@@ -185,7 +196,8 @@ JG_API jg_status jg_layout_flatten(jg_layout *out, const jg_layout *in, int star
 
 /** Drops every extent-1 axis (all-ones shapes become 0-d); if any extent is 0 the result is
  *  shape (0,), strides (0,). slice_offset is kept. Never fails for a valid layout; returns
- *  JG_EINVAL only for NULL or invalid arguments. */
+ *  JG_EINVAL for a NULL `out` and the entry check's errors (top of this file) for an invalid
+ *  `in`. */
 JG_API jg_status jg_layout_squeeze(jg_layout *out, const jg_layout *in, jg_error *err);
 
 /** Inserts extent-1 axes at `naxes` positions `axes`, counted in the OUTPUT rank in->ndim + naxes
@@ -259,18 +271,22 @@ typedef struct jg_slice {
 /** Applies `n` <= ndim slices to the leading axes (like layout[s0, s1, ...]; remaining axes are
  *  kept whole; `slices` may be NULL when n is 0). Bounds are clipped as CPython's
  *  PySlice_Unpack + PySlice_AdjustIndices do, negative steps included; new stride = stride *
- *  step; slice_offset grows by start * stride when the new extent is > 0, and by index * stride
+ *  step, except that a new extent of 1 whose stride * step overflows int64 keeps the original
+ *  stride (that axis is never stepped along; NumPy and cuda.core, with unbounded integers, keep
+ *  the product, so (5,) strides (2,) sliced [::INT64_MAX] is (1,) strides (2,) here and not an
+ *  error); slice_offset grows by start * stride when the new extent is > 0, and by index * stride
  *  for integer indices (which remove their axis; negative indices count from the end). If any
  *  resulting extent is 0 all strides become 0. Example: (5,) sliced [::-1] has strides (-1,) and
  *  slice_offset 4, min offset 0.
  *  Errors: JG_EINVAL (NULL argument; n < 0; more slices than axes, index = ndim; step 0, index =
  *  slice position), JG_EINDEX (integer index out of range; index = slice position),
- *  JG_EOVERFLOW (stride * step or the slice offset overflows; index = slice position). */
+ *  JG_EOVERFLOW (stride * step overflows for a new extent > 1, or the slice offset overflows;
+ *  index = slice position). */
 JG_API jg_status jg_layout_slice(jg_layout *out, const jg_layout *in, int n,
                                  const jg_slice *slices, jg_error *err);
 
 /** Equal layouts: same itemsize, slice_offset, ndim, shape and strides (the first ndim entries).
- *  False if either is NULL. */
+ *  False if either is NULL or invalid. */
 JG_API bool jg_layout_equal(const jg_layout *a, const jg_layout *b);
 
 #ifdef __cplusplus

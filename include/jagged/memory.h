@@ -3,7 +3,7 @@
  * A jg_memory_resource allocates and frees bytes in one kind of memory (host, pinned host,
  * device, managed, a stream-ordered device pool, or a user hook). A jg_buffer is a reference-
  * counted span of bytes in one of three ownership modes, as in cuda.core's Buffer
- * (NVIDIA/cuda-python, cuda_core/_memory/_buffer.pyx; ../shared/notes/memory.md section 2):
+ * (NVIDIA cuda-python, cuda_core/cuda/core/_memory/_buffer.pyx):
  *   - owned:    allocated from a resource and freed by it, on the stream recorded at allocation;
  *   - external: foreign memory kept alive by an owner object and given back through a release
  *               callback (DLPack deleters, Arrow release callbacks, user memory);
@@ -145,9 +145,10 @@ JG_API jg_status jg_memory_resource_init_user(jg_memory_resource *mr, jg_device 
 /* Pointer attributes                                                                          */
 /* ------------------------------------------------------------------------------------------ */
 
-/** What CUDA says about a pointer (cudaPointerGetAttributes), classified as in
- *  ../shared/notes/memory.md section 3: managed before memory type, pinned and registered host
- *  memory alike, device id of host kinds = the device current at allocation/registration. */
+/** What CUDA says about a pointer (cudaPointerGetAttributes), classified as cuda.core does
+ *  (NVIDIA cuda-python, _query_memory_attrs in cuda_core/cuda/core/_memory/_buffer.pyx): managed
+ *  before memory type, pinned and registered host memory alike, device id of host kinds = the
+ *  device current at allocation/registration. */
 typedef struct jg_pointer_attributes {
   jg_device device;       /**< CPU for plain host memory; CUDA / CUDA_HOST / CUDA_MANAGED */
   bool host_accessible;
@@ -214,7 +215,9 @@ typedef void (*jg_release_fn)(void *owner, void *data, size_t bytes);
  *  "cannot allocate <bytes> bytes from <resource>: <hook's message>": JG_ENOMEM / JG_EDEVMEM
  *  when the resource is exhausted (also when a hook returns NULL for bytes > 0: JG_ENOMEM for
  *  CPU and CUDA_HOST resources, else JG_EDEVMEM), JG_ENODEV, JG_ENOTSUP, JG_ECUDA; JG_ENOMEM if
- *  the buffer header cannot be allocated. On error *out is NULL. */
+ *  the buffer header cannot be allocated; JG_EINTERNAL when the hook returns a number that is not
+ *  a jg_status (the message gives the number, then the hook's own message if it wrote one). On
+ *  error *out is NULL. */
 JG_API jg_status jg_buffer_allocate(jg_memory_resource *mr, size_t bytes, jg_stream stream,
                                     jg_buffer **out, jg_error *err);
 
@@ -223,7 +226,8 @@ JG_API jg_status jg_buffer_allocate(jg_memory_resource *mr, size_t bytes, jg_str
  *  NULL (then `owner` is only carried along). `data` may be a host or device address; its
  *  attributes are queried lazily (jg_buffer_attributes). `data` NULL needs `bytes` 0.
  *  On error the callback is NOT called: the caller still owns the memory, and *out is NULL.
- *  Errors: JG_EINVAL (NULL out, NULL data with bytes > 0), JG_ENOMEM (buffer header). */
+ *  Errors: JG_EINVAL (NULL out, NULL data with bytes > 0, a span that wraps past the end of the
+ *  address space: data + bytes > UINTPTR_MAX + 1), JG_ENOMEM (buffer header). */
 JG_API jg_status jg_buffer_wrap_external(void *data, size_t bytes, void *owner,
                                          jg_release_fn release, jg_buffer **out, jg_error *err);
 

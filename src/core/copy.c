@@ -1,13 +1,21 @@
 /* copy.c: copies between any two views (jg_copy, jg_copy_async, jg_copy_ex).
  *
- * Every copy goes through one plan (the design of cuda-python PR #1367, memory.md 4.6):
- *   1. check the views (dtype, shape, read-only, unique destination); empty views stop here;
+ * Every copy goes through one plan (the design of NVIDIA cuda-python PR #1367 for
+ * StridedMemoryView.copy_from / copy_to):
+ *   1. check the views (valid layouts whose byte offsets fit in int64, dtype, shape, read-only,
+ *      unique destination); empty views stop here;
  *   2. squeeze extent-1 axes, permute both layouts by the destination's stride order and flip the
  *      axes where the destination's stride is negative, so that dst is walked as C-like as it
  *      can be; then flatten both with the AND of their flatten masks (co-iteration);
  *   3. if both are now 1-D with stride 1, the copy is one memcpy (cudaMemcpyAsync when CUDA is
  *      involved, memcpy between pageable host buffers);
- *   4. otherwise pick a path by where the memory lives (below).
+ *   4. if both views are the same elements in the same order, nothing is copied; if the byte
+ *      ranges of their elements intersect in one memory space (both host-accessible, or both
+ *      device memory of one device), the source is first copied into a dense temporary, on the
+ *      host or on that device, and the temporary into the destination (NumPy's semantics: as if
+ *      the source were read completely before the destination is written; a contiguous host copy
+ *      is a memmove instead);
+ *   5. otherwise pick a path by where the memory lives (below).
  * "Host side" means host-accessible (pageable, pinned, registered, managed): host loops may touch
  * it, and bulk moves use cudaMemcpyAsync whenever CUDA is usable. "Device side" means device-only.
  *   host <-> host     a strided host loop (memcpy of inner runs, else itemsize-specialised);
@@ -29,6 +37,7 @@
 
 #include "internal/jgi_check.h"
 #include "internal/jgi_cuda.h"
+#include "internal/jgi_layout.h"
 #include "jagged/device.h"
 #include "jagged/view.h"
 
@@ -46,7 +55,10 @@ typedef enum copy_path {
   PATH_PACK_KERNEL,   /* host pack, memcpy into a device temporary, kernel into dst */
   PATH_KERNEL_MEMCPY, /* kernel into a dense device temporary, memcpy into the dense dst */
   PATH_MEMCPY_UNPACK, /* memcpy the dense src into a host temporary, host loop into dst */
-  PATH_KERNEL_UNPACK  /* kernel into a device temporary, memcpy to a host one, host loop */
+  PATH_KERNEL_UNPACK, /* kernel into a device temporary, memcpy to a host one, host loop */
+  PATH_HOST_MEMMOVE,  /* overlapping host views, one contiguous run each: memmove */
+  PATH_HOST_STAGED,   /* overlapping host views: host loop into a dense host temporary, back */
+  PATH_DEVICE_STAGED  /* overlapping device views: src into a dense device temporary, then dst */
 } copy_path;
 
 typedef struct copy_plan {
@@ -56,6 +68,7 @@ typedef struct copy_plan {
   size_t bytes;          /* volume * itemsize */
   bool d_dense, s_dense; /* strides equal `dense` */
   jg_offset s_lo, s_hi;  /* src element offsets, relative to its element 0 */
+  jg_offset d_lo, d_hi;  /* dst element offsets, relative to its element 0 */
   size_t s_span;         /* bytes of src's span [s_lo, s_hi] */
   copy_path path;
   size_t dev_temp, host_temp; /* staging bytes */
@@ -79,8 +92,9 @@ static jg_status check_views(const jg_view *dst, const jg_view *src, const char 
   const jg_view *v[2] = {dst, src};
   for (int i = 0; i < 2; ++i) {
     const jg_layout *l = &v[i]->layout;
-    JG_RETURN_IF(l->ndim < 0 || l->ndim > JG_MAX_NDIM, JG_EINVAL, err,
-                 "%s: %s has ndim %d, outside [0, %d]", fn, kSide[i], (int)l->ndim, JG_MAX_NDIM);
+    /* Views are public structs: their layouts may be hand-made. Byte offsets must fit so that
+     * the plan's arithmetic (spans, byte strides, host loop offsets) cannot overflow. */
+    JG_RETURN_NOT_OK(jgi_layout_check_bytes(l, fn, kSide[i], err));
     const int64_t itemsize = jg_dtype_itemsize(v[i]->dtype);
     JG_RETURN_IF(itemsize == 0, JG_EDTYPE, err, "%s: %s has an invalid dtype (%d)", fn, kSide[i],
                  (int)v[i]->dtype);
@@ -101,8 +115,7 @@ static jg_status check_views(const jg_view *dst, const jg_view *src, const char 
                     (long long)dst->layout.shape[k], (long long)src->layout.shape[k]);
   }
   JG_RETURN_IF(dst->readonly, JG_EREADONLY, err, "%s: dst is read-only", fn);
-  const jg_len volume = jg_layout_volume(&dst->layout);
-  JG_RETURN_IF(volume < 0, JG_EINVAL, err, "%s: dst's layout is invalid", fn);
+  const jg_len volume = jg_layout_volume(&dst->layout); /* valid: >= 0 */
   *empty = volume == 0;
   if (*empty) return JG_OK;
   for (int i = 0; i < 2; ++i) {
@@ -127,6 +140,32 @@ static jg_status flip_axis(jg_layout *l, int k, jg_error *err) {
   JG_RETURN_IF(ovf, JG_EOVERFLOW, err, "copy plan: offset overflows int64 on axis %d", k);
   l->slice_offset = off;
   l->strides[k] = -l->strides[k];
+  return JG_OK;
+}
+
+/* Element offsets of the co-iterated layout `l` relative to its element 0 (*lo <= 0 <= *hi)
+ * and the byte span (*hi - *lo + 1) * itemsize, all overflow-checked (the views passed
+ * jgi_layout_check_bytes, so these cannot fail; checked anyway). Every byte offset the host loop
+ * forms, a stride times itemsize included, lies within +-span. */
+static jg_status rel_span(const jg_layout *l, jg_offset *lo, jg_offset *hi, size_t *span_bytes,
+                          const char *side, jg_error *err) {
+  jg_offset mn = 0, mx = 0;
+  for (int k = 0; k < l->ndim; ++k) {
+    jg_offset ext = 0;
+    bool ovf = jgi_mul_overflow(l->strides[k], l->shape[k] - 1, &ext);
+    if (!ovf) ovf = ext < 0 ? jgi_add_overflow(mn, ext, &mn) : jgi_add_overflow(mx, ext, &mx);
+    JG_RETURN_IF_AT(ovf, JG_EOVERFLOW, err, k, "copy plan: the %s span overflows int64", side);
+  }
+  int64_t span = 0;
+  const bool ovf = jgi_sub_overflow(mx, mn, &span) || jgi_add_overflow(span, (int64_t)1, &span) ||
+                   jgi_mul_overflow(span, l->itemsize, &span);
+  JG_RETURN_IF(ovf, JG_EOVERFLOW, err,
+               "copy plan: the %s span (element offsets %lld..%lld of %lld bytes) overflows "
+               "int64 bytes",
+               side, (long long)mn, (long long)mx, (long long)l->itemsize);
+  *lo = mn;
+  *hi = mx;
+  *span_bytes = (size_t)span;
   return JG_OK;
 }
 
@@ -175,23 +214,13 @@ static jg_status co_iterate(copy_plan *p, const jg_view *dst, const jg_view *src
                (long long)d.itemsize);
   p->bytes = (size_t)bytes;
   p->d_dense = p->s_dense = true;
-  jg_offset lo = 0, hi = 0;
   for (int k = 0; k < n; ++k) {
     if (d.strides[k] != p->dense[k]) p->d_dense = false;
     if (s.strides[k] != p->dense[k]) p->s_dense = false;
-    jg_offset ext = 0;
-    JG_RETURN_IF(jgi_mul_overflow(s.strides[k], s.shape[k] - 1, &ext), JG_EOVERFLOW, err,
-                 "copy plan: src span overflows");
-    const bool ovf = ext < 0 ? jgi_add_overflow(lo, ext, &lo) : jgi_add_overflow(hi, ext, &hi);
-    JG_RETURN_IF(ovf, JG_EOVERFLOW, err, "copy plan: src span overflows");
   }
-  p->s_lo = lo;
-  p->s_hi = hi;
-  int64_t span = 0;
-  const bool ovf =
-      jgi_add_overflow(hi - lo, (int64_t)1, &span) || jgi_mul_overflow(span, d.itemsize, &span);
-  JG_RETURN_IF(ovf, JG_EOVERFLOW, err, "copy plan: src span overflows");
-  p->s_span = (size_t)span;
+  size_t d_span = 0;
+  JG_RETURN_NOT_OK(rel_span(&d, &p->d_lo, &p->d_hi, &d_span, "dst", err));
+  JG_RETURN_NOT_OK(rel_span(&s, &p->s_lo, &p->s_hi, &p->s_span, "src", err));
   return JG_OK;
 }
 
@@ -200,7 +229,27 @@ static char *elem0(void *base, const jg_layout *l) {
   return (char *)((uintptr_t)base + (uintptr_t)l->slice_offset * (uintptr_t)l->itemsize);
 }
 
-/* Step 4: the path, the staging sizes and the device to run on. */
+/* Whether the bytes of dst's and src's elements intersect (the views are not empty). Only
+ * possible within one memory space: both host-accessible (one host address space), or both
+ * device memory of the same device. The ranges run from the lowest element's first byte to the
+ * highest element's last byte, so interleaved views (a[::2] and a[1::2]) count as overlapping. */
+static bool views_overlap(const copy_plan *p, const jg_view *dst, const jg_view *src) {
+  const bool both_host = dst->host_accessible && src->host_accessible;
+  const bool same_device =
+      !dst->host_accessible && !src->host_accessible && dst->device.id == src->device.id;
+  if (!both_host && !same_device) return false;
+  /* Unsigned arithmetic: lo <= 0 wraps to the right address; every byte offset fits in int64
+   * (jgi_layout_check_bytes). */
+  const uintptr_t isz = (uintptr_t)p->d.itemsize;
+  const uintptr_t d0 = (uintptr_t)elem0(dst->base, &p->d), s0 = (uintptr_t)elem0(src->base, &p->s);
+  const uintptr_t d_begin = d0 + (uintptr_t)p->d_lo * isz;
+  const uintptr_t d_end = d0 + (uintptr_t)(p->d_hi + 1) * isz;
+  const uintptr_t s_begin = s0 + (uintptr_t)p->s_lo * isz;
+  const uintptr_t s_end = s0 + (uintptr_t)(p->s_hi + 1) * isz;
+  return d_begin < s_end && s_begin < d_end;
+}
+
+/* Steps 4 and 5: the path, the staging sizes and the device to run on. */
 static jg_status choose_path(copy_plan *p, const jg_view *dst, const jg_view *src, const char *fn,
                              jg_error *err) {
   const bool d_host = dst->host_accessible, s_host = src->host_accessible;
@@ -219,6 +268,17 @@ static jg_status choose_path(copy_plan *p, const jg_view *dst, const jg_view *sr
   for (int k = 0; k < n; ++k) same_strides = same_strides && p->d.strides[k] == p->s.strides[k];
   if (same_strides && elem0(dst->base, &p->d) == elem0(src->base, &p->s)) {
     p->path = PATH_NOOP;
+    return JG_OK;
+  }
+  if (views_overlap(p, dst, src)) {
+    if (d_host && s_host) {
+      p->path = contiguous ? PATH_HOST_MEMMOVE : PATH_HOST_STAGED;
+      p->host_temp = contiguous ? 0 : p->bytes;
+    } else {
+      p->path = PATH_DEVICE_STAGED;
+      p->device = dst->device.id;
+      p->dev_temp = p->bytes;
+    }
     return JG_OK;
   }
   if (contiguous) {
@@ -356,6 +416,19 @@ static void host_loop(char *d, const jg_stride *ds, const char *s, const jg_stri
     }
     if (k < 0) return;
   }
+}
+
+/* An overlapping copy between host-accessible views: a memmove for one contiguous run
+ * (PATH_HOST_MEMMOVE), else src into the dense temporary `tmp` (p->bytes, C order over the
+ * co-iterated shape) and `tmp` into dst (PATH_HOST_STAGED). */
+static void host_overlap(const copy_plan *p, char *d0, const char *s0, void *tmp) {
+  if (p->path == PATH_HOST_MEMMOVE) {
+    memmove(d0, s0, p->bytes);
+    return;
+  }
+  const int n = p->d.ndim;
+  host_loop(tmp, p->dense, s0, p->s.strides, n, p->d.shape, p->d.itemsize);
+  host_loop(d0, p->d.strides, tmp, p->dense, n, p->d.shape, p->d.itemsize);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -614,6 +687,28 @@ static jg_status run_cuda(const copy_plan *p, const jg_view *dst, const jg_view 
       CU(cudaStreamSynchronize(cs), "copy: cudaStreamSynchronize before a host unpack");
       host_loop(d0, p->d.strides, stg.host, p->dense, n, p->d.shape, isz);
       break;
+    case PATH_HOST_MEMMOVE:
+    case PATH_HOST_STAGED:
+      /* Overlapping host-accessible views (cudaMemcpy is undefined for overlapping ranges): host
+       * code, after the work enqueued before the copy. */
+      CU(cudaStreamSynchronize(cs), "copy: cudaStreamSynchronize before an overlapping copy");
+      host_overlap(p, d0, s0, stg.host);
+      break;
+    case PATH_DEVICE_STAGED:
+      /* src -> dense temporary -> dst, both on the device, ordered on the stream. */
+      if (p->s_dense) {
+        CU(cudaMemcpyAsync(stg.dev, s0, p->bytes, cudaMemcpyDeviceToDevice, cs),
+           "copy: cudaMemcpyAsync into the staging memory of an overlapping copy");
+      } else {
+        OK(run_kernel(p, stg.dev, p->dense, s0, p->s.strides, cs, err));
+      }
+      if (p->d_dense) {
+        CU(cudaMemcpyAsync(d0, stg.dev, p->bytes, cudaMemcpyDeviceToDevice, cs),
+           "copy: cudaMemcpyAsync out of the staging memory of an overlapping copy");
+      } else {
+        OK(run_kernel(p, d0, p->d.strides, stg.dev, p->dense, cs, err));
+      }
+      break;
   }
 done:
   staging_free(&stg, cs, st != JG_OK);
@@ -630,14 +725,33 @@ done:
 
 #endif /* JG_HAVE_CUDA */
 
-/* The host-only copy (no CUDA involved). */
-static void run_host(const copy_plan *p, const jg_view *dst, const jg_view *src) {
+/* The host-only copy (no CUDA involved). Fails only when host staging cannot be allocated. */
+static jg_status run_host(const copy_plan *p, const jg_view *dst, const jg_view *src,
+                          jg_error *err) {
   char *d0 = elem0(dst->base, &p->d);
   const char *s0 = elem0(src->base, &p->s);
-  if (p->path == PATH_MEMCPY) {
-    memcpy(d0, s0, p->bytes);
-  } else if (p->path == PATH_HOST_LOOP) {
-    host_loop(d0, p->d.strides, s0, p->s.strides, p->d.ndim, p->d.shape, p->d.itemsize);
+  switch (p->path) {
+    case PATH_MEMCPY:
+      memcpy(d0, s0, p->bytes);
+      return JG_OK;
+    case PATH_HOST_LOOP:
+      host_loop(d0, p->d.strides, s0, p->s.strides, p->d.ndim, p->d.shape, p->d.itemsize);
+      return JG_OK;
+    case PATH_HOST_MEMMOVE:
+    case PATH_HOST_STAGED: {
+      jg_memory_resource *mr = jg_memory_resource_host();
+      void *tmp = NULL;
+      if (p->host_temp > 0) {
+        JG_RETURN_NOT_OK(mr->allocate(mr, p->host_temp, 64, NULL, &tmp, err));
+      }
+      host_overlap(p, d0, s0, tmp);
+      mr->deallocate(mr, tmp, p->host_temp, NULL);
+      return JG_OK;
+    }
+    case PATH_NOOP:
+      return JG_OK;
+    default:
+      return jg_error_set(err, JG_EINTERNAL, -1, "copy: path %d needs CUDA", (int)p->path);
   }
 }
 
@@ -665,10 +779,7 @@ static jg_status copy_run(const jg_view *dst, const jg_view *src, temp_mode mode
                  "%s: temp_bytes is %zu but this copy needs %zu bytes of device staging", fn,
                  *temp_bytes, p.dev_temp);
   }
-  if (!p.use_cuda) {
-    run_host(&p, dst, src);
-    return JG_OK;
-  }
+  if (!p.use_cuda) return run_host(&p, dst, src, err);
 #if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
   return run_cuda(&p, dst, src, mode, temp, stream, sync, err);
 #else

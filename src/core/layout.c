@@ -1,5 +1,6 @@
-/* layout.c: strided layouts with the semantics of cuda.core's StridedLayout (see layout.h and
- * ../shared/notes/memory.md section 1). Written from the specification, not from its code.
+/* layout.c: strided layouts with the semantics of cuda.core's StridedLayout (see layout.h; NVIDIA
+ * cuda-python, cuda_core/cuda/core/_layout.pyx). Written from the specification, not from its
+ * code.
  *
  * Every operation builds its result in a local jg_layout and copies it to `out` only at the end
  * (finish()), so `out == in` works and a failed call leaves `out` untouched. finish() also
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "internal/jgi_check.h"
+#include "internal/jgi_layout.h"
 
 /* ---------------------------------------------------------------------------------------------
  * Small helpers
@@ -22,12 +24,7 @@ static bool ndim_ok(int64_t ndim) {
 }
 
 static jg_status check_layout(const jg_layout *l, const char *op, const char *name, jg_error *err) {
-  JG_RETURN_IF(l == NULL, JG_EINVAL, err, "%s: %s is NULL", op, name);
-  JG_RETURN_IF(!ndim_ok(l->ndim), JG_EINVAL, err, "%s: %s has ndim %d, not in [0, %d]", op, name,
-               (int)l->ndim, JG_MAX_NDIM);
-  JG_RETURN_IF(l->itemsize <= 0, JG_EINVAL, err, "%s: %s has itemsize %lld, not positive", op, name,
-               (long long)l->itemsize);
-  return JG_OK;
+  return jgi_layout_check(l, op, name, err);
 }
 
 /* |x| without overflow (|INT64_MIN| is 2^63). */
@@ -83,8 +80,10 @@ static bool has_zero_extent(const jg_layout *l) {
   return false;
 }
 
-/* Offset bounds with overflow detection; volume-0 layouts give (0, -1). */
-static bool bounds_checked(const jg_layout *l, jg_offset *lo, jg_offset *hi) {
+/* Offset bounds with overflow detection; volume-0 layouts give (0, -1). Returns false on
+ * overflow (with the axis in *axis when `axis` is not NULL) and for a negative extent, so that
+ * it never overflows whatever the input. */
+static bool bounds_checked_at(const jg_layout *l, jg_offset *lo, jg_offset *hi, int *axis) {
   if (has_zero_extent(l)) {
     *lo = 0;
     *hi = -1;
@@ -92,7 +91,9 @@ static bool bounds_checked(const jg_layout *l, jg_offset *lo, jg_offset *hi) {
   }
   jg_offset mn = l->slice_offset, mx = l->slice_offset;
   for (int i = 0; i < l->ndim; ++i) {
-    jg_offset span;
+    if (axis != NULL) *axis = i;
+    if (l->shape[i] < 0) return false;
+    jg_offset span; /* shape[i] >= 1 here, so shape[i] - 1 cannot overflow */
     if (jgi_mul_overflow(l->strides[i], l->shape[i] - 1, &span)) return false;
     if (l->strides[i] <= 0) {
       if (jgi_add_overflow(mn, span, &mn)) return false;
@@ -103,6 +104,92 @@ static bool bounds_checked(const jg_layout *l, jg_offset *lo, jg_offset *hi) {
   *lo = mn;
   *hi = mx;
   return true;
+}
+
+static bool bounds_checked(const jg_layout *l, jg_offset *lo, jg_offset *hi) {
+  return bounds_checked_at(l, lo, hi, NULL);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Validation of caller-supplied layouts (jgi_layout.h)
+ * ------------------------------------------------------------------------------------------- */
+
+typedef enum layout_fault {
+  FAULT_NONE = 0,
+  FAULT_NULL,
+  FAULT_NDIM,
+  FAULT_ITEMSIZE,
+  FAULT_EXTENT, /* *axis: the first negative extent */
+  FAULT_VOLUME,
+  FAULT_OFFSET /* *axis: where an element offset overflowed */
+} layout_fault;
+
+static layout_fault layout_diagnose(const jg_layout *l, int *axis) {
+  *axis = -1;
+  if (l == NULL) return FAULT_NULL;
+  if (!ndim_ok(l->ndim)) return FAULT_NDIM;
+  if (l->itemsize <= 0) return FAULT_ITEMSIZE;
+  for (int i = 0; i < l->ndim; ++i) {
+    if (l->shape[i] < 0) {
+      *axis = i;
+      return FAULT_EXTENT;
+    }
+  }
+  jg_len volume;
+  if (!checked_volume(l->ndim, l->shape, &volume)) return FAULT_VOLUME;
+  if (volume == 0) return FAULT_NONE;
+  jg_offset lo, hi;
+  if (!bounds_checked_at(l, &lo, &hi, axis)) return FAULT_OFFSET;
+  *axis = -1;
+  return FAULT_NONE;
+}
+
+bool jgi_layout_valid(const jg_layout *l) {
+  int axis;
+  return layout_diagnose(l, &axis) == FAULT_NONE;
+}
+
+jg_status jgi_layout_check(const jg_layout *l, const char *op, const char *name, jg_error *err) {
+  int axis = -1;
+  switch (layout_diagnose(l, &axis)) {
+    case FAULT_NONE:
+      return JG_OK;
+    case FAULT_NULL:
+      return jg_error_set(err, JG_EINVAL, -1, "%s: %s is NULL", op, name);
+    case FAULT_NDIM:
+      return jg_error_set(err, JG_EINVAL, -1, "%s: %s has ndim %d, not in [0, %d]", op, name,
+                          (int)l->ndim, JG_MAX_NDIM);
+    case FAULT_ITEMSIZE:
+      return jg_error_set(err, JG_EINVAL, -1, "%s: %s has itemsize %lld, not positive", op, name,
+                          (long long)l->itemsize);
+    case FAULT_EXTENT:
+      return jg_error_set(err, JG_EINVAL, axis,
+                          "%s: %s has extent %lld at axis %d: extents must be non-negative", op,
+                          name, (long long)l->shape[axis], axis);
+    case FAULT_VOLUME:
+      return jg_error_set(err, JG_EOVERFLOW, -1, "%s: the volume of %s overflows int64", op, name);
+    case FAULT_OFFSET:
+      return jg_error_set(err, JG_EOVERFLOW, axis,
+                          "%s: an element offset of %s overflows int64 (at axis %d; slice offset "
+                          "%lld)",
+                          op, name, axis, (long long)l->slice_offset);
+  }
+  return jg_error_set(err, JG_EINTERNAL, -1, "%s: unreachable layout check", op);
+}
+
+jg_status jgi_layout_check_bytes(const jg_layout *l, const char *op, const char *name,
+                                 jg_error *err) {
+  JG_RETURN_NOT_OK(jgi_layout_check(l, op, name, err));
+  jg_offset lo, hi;
+  if (!bounds_checked(l, &lo, &hi) || hi < lo) return JG_OK; /* volume 0 (no overflow: checked) */
+  int64_t a, b, span;
+  const bool ovf = jgi_mul_overflow(lo, l->itemsize, &a) || jgi_add_overflow(hi, 1, &b) ||
+                   jgi_mul_overflow(b, l->itemsize, &b) || jgi_sub_overflow(hi, lo, &span) ||
+                   jgi_add_overflow(span, 1, &span) || jgi_mul_overflow(span, l->itemsize, &span);
+  JG_RETURN_IF(ovf, JG_EOVERFLOW, err,
+               "%s: byte offsets of %s overflow int64 (element offsets %lld..%lld of %lld bytes)",
+               op, name, (long long)lo, (long long)hi, (long long)l->itemsize);
+  return JG_OK;
 }
 
 /* Checks the invariants of a freshly built `t`, zeroes strides of a zero-volume layout, and
@@ -289,7 +376,7 @@ jg_status jg_layout_to_dense(jg_layout *out, const jg_layout *in, jg_error *err)
  * ------------------------------------------------------------------------------------------- */
 
 jg_len jg_layout_volume(const jg_layout *l) {
-  if (l == NULL || !ndim_ok(l->ndim)) return -1;
+  if (!jgi_layout_valid(l)) return -1;
   jg_len v;
   return checked_volume(l->ndim, l->shape, &v) ? v : -1;
 }
@@ -317,7 +404,7 @@ static bool order_before(const jg_layout *l, int a, int b) {
 }
 
 void jg_layout_stride_order(const jg_layout *l, int *perm) {
-  if (l == NULL || perm == NULL || !ndim_ok(l->ndim)) return;
+  if (perm == NULL || !jgi_layout_valid(l)) return;
   /* Insertion sort: at most 64 axes, usually a handful, often already sorted. */
   for (int i = 0; i < l->ndim; ++i) {
     int axis = i, j = i;
@@ -331,11 +418,9 @@ void jg_layout_stride_order(const jg_layout *l, int *perm) {
 
 void jg_layout_offset_bounds(const jg_layout *l, jg_offset *min_offset, jg_offset *max_offset) {
   jg_offset lo = 0, hi = -1;
-  if (l != NULL && ndim_ok(l->ndim) && !bounds_checked(l, &lo, &hi)) {
-    /* Unreachable for a layout built by this file (finish() checks); saturate otherwise. */
-    lo = INT64_MIN;
-    hi = INT64_MAX;
-  }
+  /* A valid layout's bounds fit (that is part of validity), so bounds_checked succeeds; an
+   * invalid layout is treated as NULL. */
+  if (jgi_layout_valid(l)) (void)bounds_checked(l, &lo, &hi);
   if (min_offset != NULL) *min_offset = lo;
   if (max_offset != NULL) *max_offset = hi;
 }
@@ -354,19 +439,19 @@ static bool contiguous_in_order(const jg_layout *l, const int *axes) {
 }
 
 bool jg_layout_is_contiguous_c(const jg_layout *l) {
-  if (l == NULL || !ndim_ok(l->ndim)) return false;
+  if (!jgi_layout_valid(l)) return false;
   return contiguous_in_order(l, NULL);
 }
 
 bool jg_layout_is_contiguous_f(const jg_layout *l) {
-  if (l == NULL || !ndim_ok(l->ndim)) return false;
+  if (!jgi_layout_valid(l)) return false;
   int axes[JG_MAX_NDIM];
   for (int i = 0; i < l->ndim; ++i) axes[i] = l->ndim - 1 - i;
   return contiguous_in_order(l, axes);
 }
 
 bool jg_layout_is_contiguous_any(const jg_layout *l) {
-  if (l == NULL || !ndim_ok(l->ndim)) return false;
+  if (!jgi_layout_valid(l)) return false;
   if (has_zero_extent(l)) return true;
   int order[JG_MAX_NDIM];
   jg_layout_stride_order(l, order);
@@ -378,7 +463,7 @@ bool jg_layout_is_dense(const jg_layout *l) {
 }
 
 bool jg_layout_is_unique(const jg_layout *l) {
-  if (l == NULL || !ndim_ok(l->ndim)) return false;
+  if (!jgi_layout_valid(l)) return false;
   if (has_zero_extent(l)) return true;
   int order[JG_MAX_NDIM];
   jg_layout_stride_order(l, order);
@@ -424,7 +509,7 @@ jg_status jg_layout_required_size(const jg_layout *l, size_t *bytes, jg_error *e
 }
 
 bool jg_layout_equal(const jg_layout *a, const jg_layout *b) {
-  if (a == NULL || b == NULL || !ndim_ok(a->ndim)) return false;
+  if (!jgi_layout_valid(a) || !jgi_layout_valid(b)) return false;
   if (a->itemsize != b->itemsize || a->slice_offset != b->slice_offset || a->ndim != b->ndim) {
     return false;
   }
@@ -497,7 +582,7 @@ static int merge_axes(int n, const jg_len *shape, const jg_stride *strides, uint
 }
 
 uint64_t jg_layout_flatten_mask(const jg_layout *l) {
-  if (l == NULL || !ndim_ok(l->ndim)) return 0;
+  if (!jgi_layout_valid(l)) return 0;
   uint64_t mask = 0;
   for (int i = 1; i < l->ndim; ++i) {
     if (mergeable(l->shape, l->strides, i)) mask |= (uint64_t)1 << i;
@@ -692,8 +777,10 @@ jg_status jg_layout_unsqueeze(jg_layout *out, const jg_layout *in, int naxes, co
   JG_RETURN_IF(naxes < 0, JG_EINVAL, err, "%s: naxes must be non-negative, got %d", op, naxes);
   JG_RETURN_IF(naxes > 0 && axes == NULL, JG_EINVAL, err, "%s: axes is NULL", op);
   int n = in->ndim;
+  /* n + naxes may overflow int (naxes up to INT_MAX): compare and print without forming it. */
   JG_RETURN_IF(naxes > JG_MAX_NDIM - n, JG_EINVAL, err,
-               "%s: the result would have %d axes, more than %d", op, n + naxes, JG_MAX_NDIM);
+               "%s: the result would have %d + %d = %lld axes, more than %d", op, n, naxes,
+               (long long)n + (long long)naxes, JG_MAX_NDIM);
   int out_n = n + naxes;
   uint64_t inserted = 0;
   for (int i = 0; i < naxes; ++i) {
@@ -949,9 +1036,14 @@ jg_status jg_layout_slice(jg_layout *out, const jg_layout *in, int n, const jg_s
           JG_EOVERFLOW, err, i, "%s: the slice offset overflows int64 at slice %d", op, i);
     }
     t.shape[t.ndim] = new_extent;
-    JG_RETURN_IF_AT(jgi_mul_overflow(stride, step, &t.strides[t.ndim]), JG_EOVERFLOW, err, i,
-                    "%s: stride %lld times step %lld overflows int64 (slice %d)", op,
-                    (long long)stride, (long long)step, i);
+    /* An axis of extent <= 1 is never stepped along, so its stride is free: where stride * step
+     * overflows it keeps the original stride (NumPy and cuda.core would keep the product). */
+    if (jgi_mul_overflow(stride, step, &t.strides[t.ndim])) {
+      JG_RETURN_IF_AT(new_extent > 1, JG_EOVERFLOW, err, i,
+                      "%s: stride %lld times step %lld overflows int64 (slice %d)", op,
+                      (long long)stride, (long long)step, i);
+      t.strides[t.ndim] = stride;
+    }
     ++t.ndim;
   }
   for (int i = n; i < in->ndim; ++i) {

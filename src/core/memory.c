@@ -3,9 +3,10 @@
  * Resources are small vtables (jg_memory_resource). The host resource is a static object; the
  * pinned, per-device and per-device managed resources are process-lifetime objects made once
  * when CUDA is usable; pools are created and destroyed by the caller. Buffers follow cuda.core's
- * three ownership modes (../shared/notes/memory.md sections 2 and 11): owned (freed by the
- * resource on the recorded stream), external (release callback, called exactly once) and
- * borrowed. Pointer classification follows section 3 / 11 of the same notes. */
+ * three ownership modes (NVIDIA cuda-python, cuda_core/cuda/core/_memory/_buffer.pyx; the
+ * owning mode as fixed by cuda-python PR #1625): owned (freed by the resource on the recorded
+ * stream), external (release callback, called exactly once) and borrowed. Pointer
+ * classification follows cuda.core's _query_memory_attrs in the same file. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <pthread.h>
@@ -30,6 +31,17 @@
 #define CUDA_ALIGNMENT ((size_t)256)
 
 static bool is_pow2(size_t x) { return x != 0 && (x & (x - 1)) == 0; }
+
+/* Whether `st` is one of the statuses of JG_STATUS_MAP (a user hook may return anything). */
+static bool is_status(jg_status st) {
+  switch (st) {
+#define JGI_IS_STATUS_(name, num, msg) case JG_##name:
+    JG_STATUS_MAP(JGI_IS_STATUS_)
+#undef JGI_IS_STATUS_
+    return true;
+  }
+  return false;
+}
 
 static const char *kind_name(jg_memory_kind kind) {
   switch (kind) {
@@ -635,6 +647,14 @@ jg_status jg_buffer_allocate(jg_memory_resource *mr, size_t bytes, jg_stream str
   jg_status st = mr->allocate(mr, bytes, MIN_ALIGNMENT, stream, &p, &inner);
   if (st != JG_OK) {
     free(b);
+    if (!is_status(st)) {
+      /* Not a jg_status: report it as ours to interpret, keeping the number and any message. */
+      return jg_error_set(err, JG_EINTERNAL, -1,
+                          "cannot allocate %zu bytes from %s: its allocate hook returned %d, which "
+                          "is not a jg_status%s%s",
+                          bytes, what, (int)st, inner.message[0] != '\0' ? ": " : "",
+                          inner.message);
+    }
     return jg_error_set(err, st, -1, "cannot allocate %zu bytes from %s: %s", bytes, what,
                         inner.message[0] != '\0' ? inner.message : jg_status_str(st));
   }
@@ -668,6 +688,10 @@ static jg_status wrap(jg_buffer_mode mode, void *data, size_t bytes, void *owner
   *out = NULL;
   JG_RETURN_IF(data == NULL && bytes > 0, JG_EINVAL, err, "%s: NULL data with %zu bytes", fn,
                bytes);
+  /* [data, data + bytes) must be a span of the address space: data + bytes may be one past its
+   * last byte (UINTPTR_MAX + 1 for a span that ends there) but must not wrap further. */
+  JG_RETURN_IF(bytes > 0 && (uintptr_t)bytes - 1 > UINTPTR_MAX - (uintptr_t)data, JG_EINVAL, err,
+               "%s: %zu bytes at %p wrap past the end of the address space", fn, bytes, data);
   jg_buffer *b = new_buffer(mode, data, bytes);
   JG_RETURN_IF(b == NULL, JG_ENOMEM, err, "%s: cannot allocate %zu bytes for a buffer header",
                fn, sizeof(jg_buffer));

@@ -5,12 +5,13 @@
 #include <string.h>
 
 #include "internal/jgi_check.h"
+#include "internal/jgi_layout.h"
 
-/* Checks that `layout` is usable and matches `dtype`; fills nothing. */
+/* Checks that `layout` is valid (jgi_layout_check_bytes: a view addresses bytes) and matches
+ * `dtype`; fills nothing. */
 static jg_status check_layout_dtype(const jg_layout *layout, jg_dtype dtype, const char *fn,
                                     jg_error *err) {
-  JG_RETURN_IF(layout->ndim < 0 || layout->ndim > JG_MAX_NDIM, JG_EINVAL, err,
-               "%s: layout ndim %d is outside [0, %d]", fn, (int)layout->ndim, JG_MAX_NDIM);
+  JG_RETURN_NOT_OK(jgi_layout_check_bytes(layout, fn, "layout", err));
   const int64_t itemsize = jg_dtype_itemsize(dtype);
   JG_RETURN_IF(itemsize == 0, JG_EDTYPE, err, "%s: invalid dtype %d", fn, (int)dtype);
   JG_RETURN_IF(layout->itemsize != itemsize, JG_EDTYPE, err,

@@ -3,7 +3,8 @@
  * the layout matrix of tests/jgt_copy_cases.h (C, F, permuted, reversed, stepped, broadcast;
  * 0-d, empty, 1-D to 5-D; itemsizes 1 to 16), plus large cases (a 4099 x 2053 transpose, a
  * reversed 1-D run, a batched transpose, misaligned 16-byte elements, a copy of more than 2^31
- * elements). Every destination arena is poisoned before the copy and compared byte for byte with
+ * elements), and overlapping source and destination views in one arena (NumPy semantics, device
+ * staging). Every destination arena is poisoned before the copy and compared byte for byte with
  * a brute-force host reference afterwards.
  *
  * Set JGT_COPY_QUICK=1 for a reduced matrix without the > 2^31-element case (for
@@ -383,6 +384,96 @@ static void test_copy_ex_sizes(void **state) {
   CUDA_OK(cudaFree(temp));
 }
 
+/* One overlapping copy: dl and sl over ONE arena of kind `mem` (the dst arena); the whole arena
+ * is compared with NumPy's dst[...] = src (jgt_overlap_expect). For device memory the jg_copy_ex
+ * query must ask for the whole volume of device staging. Returns 0 on a match. */
+static int run_overlap(const jg_layout *dl, const jg_layout *sl, size_t arena_elems, int mem,
+                       int via, const char *what) {
+  const size_t n = arena_elems * (size_t)dl->itemsize;
+  assert_true(n <= ARENA_BYTES);
+  uint8_t *before = malloc(n), *want = malloc(n), *got = malloc(n);
+  assert_non_null(before);
+  assert_non_null(want);
+  assert_non_null(got);
+  jgt_fill(before, n, (uint32_t)(n * 7 + (size_t)via + (size_t)mem));
+  jgt_overlap_expect(want, before, n, dl, sl);
+  arena_put(g_dst[mem].ptr, mem, before, n);
+  const jg_dtype dt = dtype_of_size(dl->itemsize);
+  jg_view dv, sv;
+  JGT_OK(jg_view_from_buffer(&dv, g_dst[mem].buf, dl, dt, false, &jgt_err_));
+  JGT_OK(jg_view_from_buffer(&sv, g_dst[mem].buf, sl, dt, true, &jgt_err_));
+  int bad = 0;
+  if (mem == MEM_DEVICE) {
+    size_t tb = 0;
+    JGT_OK(jg_copy_ex(&dv, &sv, NULL, &tb, NULL, &jgt_err_));
+    const size_t bytes = (size_t)jg_layout_volume(dl) * (size_t)dl->itemsize;
+    if (tb != bytes) {
+      print_error("FAILED %s: the jg_copy_ex query says %zu bytes, want %zu\n", what, tb, bytes);
+      bad = 1;
+    }
+  }
+  jg_error err;
+  jg_error_clear(&err);
+  const jg_status st = do_copy(&dv, &sv, via, &err);
+  arena_get(got, g_dst[mem].ptr, mem, n);
+  if (st != JG_OK || memcmp(got, want, n) != 0) {
+    size_t first = 0;
+    while (first < n && got[first] == want[first]) ++first;
+    print_error("FAILED %s (%s, via %d): %s %s (first differing byte %zu of %zu)\n", what,
+                kMemName[mem], via, jg_status_name(st), err.message, first, n);
+    bad = 1;
+  }
+  free(before);
+  free(want);
+  free(got);
+  return bad;
+}
+
+/* Overlapping source and destination (jgt_overlap_cases: in-place transposes, shifts by one
+ * both ways, strided shifts, a[1::2] = a[::2], in-place reversal, a 2-D row shift, a broadcast
+ * row, C = F in place) in device memory (staged through a device temporary, on the stream) and
+ * in pinned, managed and pageable memory (host code), every entry point; plus large device
+ * cases: a 4 Mi-element shift by one (two device memcpys) and a 1000 x 1000 in-place transpose
+ * (two tiled kernel launches). */
+static void test_overlap(void **state) {
+  (void)state;
+  static const int mems[] = {MEM_DEVICE, MEM_PINNED, MEM_MANAGED, MEM_PAGEABLE};
+  static const int64_t all_sizes[] = {1, 2, 4, 8, 16};
+  static const int64_t quick_sizes[] = {4, 16};
+  const int64_t *sizes = g_quick ? quick_sizes : all_sizes;
+  const size_t nsizes = g_quick ? 2 : 5;
+  int failures = 0, cases = 0;
+  for (size_t mi = 0; mi < sizeof mems / sizeof mems[0]; ++mi) {
+    for (size_t ci = 0; ci < JGT_OVERLAP_COUNT; ++ci) {
+      for (size_t ii = 0; ii < nsizes; ++ii) {
+        const jgt_overlap_case *c = &jgt_overlap_cases[ci];
+        jg_layout dl, sl;
+        JGT_OK(jgt_overlap_layouts(c, sizes[ii], &dl, &sl));
+        char what[128];
+        snprintf(what, sizeof what, "overlap '%s', itemsize %lld", c->name, (long long)sizes[ii]);
+        failures += run_overlap(&dl, &sl, c->arena, mems[mi], cases % VIA_COUNT, what);
+        ++cases;
+      }
+    }
+  }
+  const jg_len big = ((jg_len)1 << 22) - 1;
+  jg_layout l;
+  JGT_OK(jg_layout_init(&l, 1, &big, NULL, 4, &jgt_err_));
+  jg_layout right = l, left = l;
+  right.slice_offset = 1;
+  for (int via = 0; via < VIA_COUNT; ++via) {
+    failures += run_overlap(&right, &l, (size_t)big + 1, MEM_DEVICE, via, "4 Mi shift right");
+    failures += run_overlap(&left, &right, (size_t)big + 1, MEM_DEVICE, via, "4 Mi shift left");
+  }
+  jg_layout c1000, t1000;
+  JGT_OK(jg_layout_init(&c1000, 2, (jg_len[]){1000, 1000}, NULL, 8, &jgt_err_));
+  JGT_OK(jg_layout_permute(&t1000, &c1000, (int[]){1, 0}, &jgt_err_));
+  for (int via = 0; via < VIA_COUNT; ++via) {
+    failures += run_overlap(&c1000, &t1000, 1000 * 1000, MEM_DEVICE, via, "1000^2 in place .T");
+  }
+  assert_int_equal(failures, 0);
+}
+
 /* More than 2^31 elements: the n-d kernel's 64-bit index path. (N, 3) uint8 rows cut from
  * (N, 4) rows on the device. */
 static void test_large_64bit_index(void **state) {
@@ -453,7 +544,7 @@ int main(void) {
       cmocka_unit_test(test_matrix_8),          cmocka_unit_test(test_matrix_9),
       cmocka_unit_test(test_large_transpose),   cmocka_unit_test(test_large_misc),
       cmocka_unit_test(test_misaligned),        cmocka_unit_test(test_copy_ex_sizes),
-      cmocka_unit_test(test_large_64bit_index),
+      cmocka_unit_test(test_large_64bit_index), cmocka_unit_test(test_overlap),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

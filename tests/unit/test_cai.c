@@ -414,6 +414,15 @@ static void test_to_cai(void **state) {
   v = cuda_view(k_fake, JG_DTYPE_FLOAT32, 2, shape, NULL, 0);
   v.layout.ndim = JG_MAX_NDIM + 1;
   JGT_STATUS(JG_EINVAL, jg_view_to_cai(&v, &c, &err));
+  /* Hand-made layouts: a negative extent, an overflowing byte stride (2^61 * 4 bytes). */
+  v = cuda_view(k_fake, JG_DTYPE_FLOAT32, 2, shape, NULL, 0);
+  v.layout.shape[1] = -3;
+  JGT_STATUS(JG_EINVAL, jg_view_to_cai(&v, &c, &err));
+  assert_int_equal(err.index, 1);
+  JGT_CONTAINS(err.message, "extents must be non-negative");
+  v = cuda_view(k_fake, JG_DTYPE_FLOAT32, 2, shape, NULL, 0);
+  v.layout.strides[0] = INT64_C(1) << 61;
+  JGT_STATUS(JG_EOVERFLOW, jg_view_to_cai(&v, &c, &err));
   JGT_STATUS(JG_EINVAL, jg_view_to_cai(NULL, &c, &err));
   JGT_STATUS(JG_EINVAL, jg_view_to_cai(&v, NULL, &err));
 }

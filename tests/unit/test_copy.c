@@ -286,6 +286,200 @@ static void test_identical_views(void **state) {
   for (int i = 0; i < 12; ++i) assert_true(a[i] == (float)i);
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* Overlapping source and destination                                                          */
+/* ------------------------------------------------------------------------------------------ */
+
+/* a = a.T in place (one pointer; src strides (1, 4), dst C order), values checked by hand. Before
+ * the fix the planner's host loop read elements it had already overwritten (6 of 16 wrong). */
+static void test_overlap_transpose_values(void **state) {
+  (void)state;
+  for (int via = VIA_COPY; via <= VIA_EX; ++via) {
+    float b[16];
+    for (int i = 0; i < 16; ++i) b[i] = (float)i;
+    jg_layout c, t;
+    JGT_OK(jg_layout_init(&c, 2, (jg_len[]){4, 4}, NULL, 4, &jgt_err_));
+    JGT_OK(jg_layout_init(&t, 2, (jg_len[]){4, 4}, (jg_stride[]){1, 4}, 4, &jgt_err_));
+    jg_view dv = host_view(b, &c, JG_DTYPE_FLOAT32, false);
+    jg_view sv = host_view(b, &t, JG_DTYPE_FLOAT32, true);
+    if (via == VIA_COPY) {
+      JGT_OK(jg_copy(&dv, &sv, &jgt_err_));
+    } else if (via == VIA_ASYNC) {
+      JGT_OK(jg_copy_async(&dv, &sv, NULL, &jgt_err_));
+    } else {
+      size_t tb = 0;
+      JGT_OK(jg_copy_ex(&dv, &sv, NULL, &tb, NULL, &jgt_err_));
+      assert_int_equal(tb, 1); /* host staging only: no device bytes */
+      JGT_OK(jg_copy_ex(&dv, &sv, &(uint64_t){0}, &tb, NULL, &jgt_err_));
+    }
+    /* b[i][j] == old b[j][i] == 4 * j + i. */
+    for (int i = 0; i < 4; ++i) {
+      for (int j = 0; j < 4; ++j) assert_true(b[i * 4 + j] == (float)(4 * j + i));
+    }
+  }
+}
+
+/* Shifts by one, both directions (a memmove), and a strided shift (staged), by hand:
+ * a[1:] = a[:-1] gives 0, 0, 1, ..., 30; a[:-1] = a[1:] gives 1, 2, ..., 31, 31;
+ * a[2::2] = a[:-2:2] on 0..31 gives a[2k] = 2k - 2 for k >= 1, odd elements unchanged. */
+static void test_overlap_shift_values(void **state) {
+  (void)state;
+  int32_t a[32];
+  jg_layout l31, l15s2;
+  JGT_OK(jg_layout_init(&l31, 1, (jg_len[]){31}, NULL, 4, &jgt_err_));
+  JGT_OK(jg_layout_init(&l15s2, 1, (jg_len[]){15}, (jg_stride[]){2}, 4, &jgt_err_));
+  for (int i = 0; i < 32; ++i) a[i] = i;
+  jg_view dv = host_view(a + 1, &l31, JG_DTYPE_INT32, false);
+  jg_view sv = host_view(a, &l31, JG_DTYPE_INT32, true);
+  JGT_OK(jg_copy(&dv, &sv, &jgt_err_));
+  assert_int_equal(a[0], 0);
+  for (int i = 1; i < 32; ++i) assert_int_equal(a[i], i - 1);
+  for (int i = 0; i < 32; ++i) a[i] = i;
+  dv = host_view(a, &l31, JG_DTYPE_INT32, false);
+  sv = host_view(a + 1, &l31, JG_DTYPE_INT32, true);
+  JGT_OK(jg_copy_async(&dv, &sv, NULL, &jgt_err_));
+  for (int i = 0; i < 31; ++i) assert_int_equal(a[i], i + 1);
+  assert_int_equal(a[31], 31);
+  for (int i = 0; i < 32; ++i) a[i] = i;
+  dv = host_view(a + 2, &l15s2, JG_DTYPE_INT32, false);
+  sv = host_view(a, &l15s2, JG_DTYPE_INT32, true);
+  JGT_OK(jg_copy(&dv, &sv, &jgt_err_));
+  for (int i = 0; i < 32; ++i) assert_int_equal(a[i], i % 2 == 1 || i == 0 ? i : i - 2);
+  /* a[1::2] = a[::2]: interleaved views share no element; every pair becomes (2k, 2k). */
+  for (int i = 0; i < 32; ++i) a[i] = i;
+  jg_layout l16s2;
+  JGT_OK(jg_layout_init(&l16s2, 1, (jg_len[]){16}, (jg_stride[]){2}, 4, &jgt_err_));
+  dv = host_view(a + 1, &l16s2, JG_DTYPE_INT32, false);
+  sv = host_view(a, &l16s2, JG_DTYPE_INT32, true);
+  JGT_OK(jg_copy(&dv, &sv, &jgt_err_));
+  for (int i = 0; i < 32; ++i) assert_int_equal(a[i], i - i % 2);
+}
+
+/* Every overlap case of jgt_copy_cases.h, every itemsize, all three entry points, as pageable
+ * host memory and (without a GPU) as managed-labelled memory; the whole arena is compared with
+ * NumPy's result, so writes outside dst are caught too. */
+static void test_overlap_cases(void **state) {
+  (void)state;
+  static const int64_t itemsizes[] = {1, 2, 4, 8, 16};
+  const int nlabels = have_gpu() ? 1 : 2; /* fake managed labels only without a GPU */
+  int failures = 0;
+  for (size_t ci = 0; ci < JGT_OVERLAP_COUNT; ++ci) {
+    const jgt_overlap_case *c = &jgt_overlap_cases[ci];
+    for (size_t ii = 0; ii < sizeof itemsizes / sizeof itemsizes[0]; ++ii) {
+      for (int via = VIA_COPY; via <= VIA_EX; ++via) {
+        for (int label = 0; label < nlabels; ++label) {
+          const int64_t isz = itemsizes[ii];
+          jg_layout dl, sl;
+          JGT_OK(jgt_overlap_layouts(c, isz, &dl, &sl));
+          const size_t n = c->arena * (size_t)isz;
+          uint8_t *arena = malloc(n), *before = malloc(n), *want = malloc(n);
+          assert_non_null(arena);
+          assert_non_null(before);
+          assert_non_null(want);
+          jgt_fill(before, n, (uint32_t)(ci * 131 + ii * 7 + (size_t)via));
+          memcpy(arena, before, n);
+          jgt_overlap_expect(want, before, n, &dl, &sl);
+          const jg_device dev = label == 0 ? kHost : (jg_device){JG_DEVICE_CUDA_MANAGED, 0};
+          const jg_dtype dt = dtype_of_size(isz);
+          jg_view dv, sv;
+          JGT_OK(jg_view_from_pointer(&dv, arena, dev, &dl, dt, false, &jgt_err_));
+          JGT_OK(jg_view_from_pointer(&sv, arena, dev, &sl, dt, true, &jgt_err_));
+          jg_error err;
+          jg_error_clear(&err);
+          jg_status st;
+          if (via == VIA_COPY) {
+            st = jg_copy(&dv, &sv, &err);
+          } else if (via == VIA_ASYNC) {
+            st = jg_copy_async(&dv, &sv, NULL, &err);
+          } else {
+            size_t tb = 0;
+            st = jg_copy_ex(&dv, &sv, NULL, &tb, NULL, &err);
+            if (st == JG_OK) st = jg_copy_ex(&dv, &sv, &(uint64_t){0}, &tb, NULL, &err);
+          }
+          if (st != JG_OK || memcmp(arena, want, n) != 0) {
+            print_error("overlap case '%s', itemsize %lld, via %d, label %d: %s (%s)\n", c->name,
+                        (long long)isz, via, label, jg_status_name(st), err.message);
+            ++failures;
+          }
+          free(arena);
+          free(before);
+          free(want);
+        }
+      }
+    }
+  }
+  assert_int_equal(failures, 0);
+}
+
+/* The same elements described differently (an extent-1 axis with another stride, a 2-D view
+ * against its 1-D flattening) are recognised as identical: a no-op that cannot fail. */
+static void test_overlap_identical_noop(void **state) {
+  (void)state;
+  float a[6] = {0, 1, 2, 3, 4, 5};
+  jg_layout l1;
+  JGT_OK(jg_layout_init(&l1, 3, (jg_len[]){2, 1, 3}, (jg_stride[]){3, 3, 1}, 4, &jgt_err_));
+  jg_view dv = host_view(a, &l1, JG_DTYPE_FLOAT32, false);
+  jg_view sv = host_view(a, &l1, JG_DTYPE_FLOAT32, true);
+  sv.layout.strides[1] = 12345; /* an extent-1 axis: its stride addresses nothing */
+  JGT_OK(jg_copy(&dv, &sv, &jgt_err_));
+  size_t tb = 0;
+  JGT_OK(jg_copy_ex(&dv, &sv, NULL, &tb, NULL, &jgt_err_));
+  assert_int_equal(tb, 1);
+  for (int i = 0; i < 6; ++i) assert_true(a[i] == (float)i);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Hand-made views: invalid layouts and byte-offset overflow                                   */
+/* ------------------------------------------------------------------------------------------ */
+
+static void test_errors_handmade_layouts(void **state) {
+  (void)state;
+  double a[4] = {1, 2, 3, 4}, c[4] = {0, 0, 0, 0};
+  jg_layout l2, l22;
+  JGT_OK(jg_layout_init(&l2, 1, (jg_len[]){2}, NULL, 8, &jgt_err_));
+  JGT_OK(jg_layout_init(&l22, 2, (jg_len[]){2, 2}, NULL, 8, &jgt_err_));
+  const jg_view d2 = host_view(c, &l2, JG_DTYPE_FLOAT64, false);
+  const jg_view s2 = host_view(a, &l2, JG_DTYPE_FLOAT64, true);
+  jg_error err;
+  size_t tb = 0;
+  /* dst shape (2) stride 2^61 of float64: element offsets fit, byte offsets (2^64) do not. */
+  jg_view d = d2;
+  d.layout.strides[0] = INT64_C(1) << 61;
+  JGT_STATUS(JG_EOVERFLOW, jg_copy(&d, &s2, &err));
+  JGT_CONTAINS(err.message, "dst");
+  JGT_STATUS(JG_EOVERFLOW, jg_copy_ex(&d, &s2, NULL, &tb, NULL, &err));
+  assert_true(c[0] == 0 && c[1] == 0);
+  /* src strides (2^62, -2^62) over (2, 2) bytes: offsets -2^62..2^62, a span of 2^63 + 1. */
+  uint8_t ub[4] = {1, 2, 3, 4}, uc[4] = {0, 0, 0, 0};
+  jg_layout u22;
+  JGT_OK(jg_layout_init(&u22, 2, (jg_len[]){2, 2}, NULL, 1, &jgt_err_));
+  jg_view ud = host_view(uc, &u22, JG_DTYPE_UINT8, false);
+  jg_view us = host_view(ub, &u22, JG_DTYPE_UINT8, true);
+  us.layout.strides[0] = INT64_C(1) << 62;
+  us.layout.strides[1] = -(INT64_C(1) << 62);
+  JGT_STATUS(JG_EOVERFLOW, jg_copy_ex(&ud, &us, NULL, &tb, NULL, &err));
+  JGT_CONTAINS(err.message, "src");
+  JGT_STATUS(JG_EOVERFLOW, jg_copy(&ud, &us, &err));
+  /* Negative extents: (-2, -4) would multiply to a volume of 8. */
+  jg_view nd = host_view(c, &l22, JG_DTYPE_FLOAT64, false);
+  jg_view ns = host_view(a, &l22, JG_DTYPE_FLOAT64, true);
+  nd.layout.shape[0] = -2;
+  nd.layout.shape[1] = -2;
+  ns.layout.shape[0] = -2;
+  ns.layout.shape[1] = -2;
+  JGT_STATUS(JG_EINVAL, jg_copy(&nd, &ns, &err));
+  assert_int_equal(err.index, 0);
+  JGT_CONTAINS(err.message, "extents must be non-negative");
+  ns = host_view(a, &l22, JG_DTYPE_FLOAT64, true);
+  ns.layout.shape[1] = INT64_MIN;
+  nd = host_view(c, &l22, JG_DTYPE_FLOAT64, false);
+  nd.layout.shape[1] = INT64_MIN;
+  JGT_STATUS(JG_EINVAL, jg_copy_async(&nd, &ns, NULL, &err));
+  assert_int_equal(err.index, 1);
+  JGT_CONTAINS(err.message, "extents must be non-negative");
+  for (int i = 0; i < 4; ++i) assert_true(c[i] == 0);
+}
+
 /* Pinned- or managed-labelled host memory needs no GPU to be copied by the host. */
 static void test_host_accessible_device_types(void **state) {
   (void)state;
@@ -462,6 +656,11 @@ int main(void) {
       cmocka_unit_test(test_errors_shape),
       cmocka_unit_test(test_errors_readonly_unique),
       cmocka_unit_test(test_errors_no_gpu),
+      cmocka_unit_test(test_overlap_transpose_values),
+      cmocka_unit_test(test_overlap_shift_values),
+      cmocka_unit_test(test_overlap_cases),
+      cmocka_unit_test(test_overlap_identical_noop),
+      cmocka_unit_test(test_errors_handmade_layouts),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

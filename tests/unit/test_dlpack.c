@@ -931,6 +931,27 @@ static void test_export_errors(void **state) {
   bad = v;
   bad.layout.ndim = JG_MAX_NDIM + 1;
   JGT_STATUS(JG_EINVAL, jg_dlpack_export_versioned(&bad, NULL, &t, &err));
+  /* Hand-made layouts: a negative extent would be exported as a negative DLPack shape. */
+  bad = v;
+  bad.layout.shape[0] = -bad.layout.shape[0];
+  t = (DLManagedTensorVersioned *)&err;
+  JGT_STATUS(JG_EINVAL, jg_dlpack_export_versioned(&bad, NULL, &t, &err));
+  assert_null(t);
+  assert_int_equal(err.index, 0);
+  JGT_CONTAINS(err.message, "extents must be non-negative");
+  JGT_STATUS(JG_EINVAL, jg_dlpack_export_legacy(&bad, NULL, &tl, &err));
+  assert_null(tl);
+  bad.layout.shape[0] = INT64_MIN;
+  JGT_STATUS(JG_EINVAL, jg_dlpack_export_versioned(&bad, NULL, &t, &err));
+  /* Element offsets past INT64_MAX; then element offsets up to 3 * 2^61 (stride 2^61), which
+   * fit, of 4-byte elements, whose byte offsets do not. */
+  bad = v;
+  bad.layout.slice_offset = INT64_MAX;
+  JGT_STATUS(JG_EOVERFLOW, jg_dlpack_export_versioned(&bad, NULL, &t, &err));
+  bad = v;
+  bad.layout.strides[0] = INT64_C(1) << 61;
+  JGT_STATUS(JG_EOVERFLOW, jg_dlpack_export_versioned(&bad, NULL, &t, &err));
+  assert_null(t);
   bad = v;
   bad.layout.slice_offset = -1000; /* element (0) below address 0 */
   bad.base = (void *)(uintptr_t)64;

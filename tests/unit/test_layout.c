@@ -128,7 +128,7 @@ static void test_init_c_order(void **state) {
   assert_int_equal(b[0], 84);
   assert_int_equal(b[1], 28);
   assert_int_equal(b[2], 4);
-  /* NULL strides and explicit C strides are the same layout (memory.md 10.4). */
+  /* NULL strides and explicit C strides are the same layout (NVIDIA cuda-python issue #1417). */
   jg_layout e = mk(3, SH(5, 3, 7), ST(21, 7, 1), 4);
   assert_true(jg_layout_equal(&l, &e));
   expect_flags(&l, true, false, true, true, true);
@@ -229,7 +229,7 @@ static void test_init_byte_strides(void **state) {
              "strides must be divisible by itemsize");
   expect_err(jg_layout_init_byte_strides(&out, 2, SH(2, 3), ST(12, 6), 4, &err), &err, JG_EINVAL, 1,
              "divisible");
-  /* Checked even when the volume is 0 (memory.md 10.3). */
+  /* Checked even when the volume is 0 (NVIDIA cuda-python issue #1429). */
   expect_err(jg_layout_init_byte_strides(&out, 2, SH(0, 3), ST(12, 6), 4, &err), &err, JG_EINVAL, 1,
              "divisible");
   /* The init errors apply too. */
@@ -427,7 +427,7 @@ static void test_dense_like(void **state) {
   JGT_OK(jg_layout_to_dense(&out, &fs, &jgt_err_));
   expect_layout(&out, 2, SH(3, 6), ST(1, 3), 0, 4);
   /* Dense with odd strides on extent-1 axes is returned unchanged for K, C and F alike (cuda.core
-   * returns `other` itself; memory.md 10.12: keep the true strides). */
+   * returns `other` itself; pytorch PR #163282: keep the true strides). */
   jg_layout one = mk(2, SH(1, 4), ST(7, 1), 2);
   JGT_OK(jg_layout_dense_like(&out, &one, JG_ORDER_K, NULL, &jgt_err_));
   expect_layout(&out, 2, SH(1, 4), ST(7, 1), 0, 2);
@@ -1043,6 +1043,10 @@ static void test_unsqueeze(void **state) {
   for (int i = 0; i < JG_MAX_NDIM; ++i) many[i] = i;
   expect_err(jg_layout_unsqueeze(&o, &l, JG_MAX_NDIM - 1, many, &err), &err, JG_EINVAL, -1,
              "more than");
+  /* naxes near INT_MAX: the rank n + naxes would overflow int; reported without forming it. */
+  expect_err(jg_layout_unsqueeze(&o, &l, INT_MAX, many, &err), &err, JG_EINVAL, -1,
+             "2 + 2147483647 = 2147483649 axes, more than 64");
+  expect_err(jg_layout_unsqueeze(&o, &l, INT_MIN, many, &err), &err, JG_EINVAL, -1, "naxes");
   jg_layout s62 = mk(1, SH(2), ST(INT64_C(1) << 62), 1);
   expect_err(jg_layout_unsqueeze(&o, &s62, 1, AX(0), &err), &err, JG_EOVERFLOW, 0, "overflows");
   expect_untouched(&o);
@@ -1206,7 +1210,7 @@ static void test_repack(void **state) {
   expect_repack_err(&f, 8, 0, -3, JG_EINVAL, -3, "axis");
   jg_layout z0 = mk(0, NULL, NULL, 4);
   expect_repack_err(&z0, 8, 0, 0, JG_EINVAL, 0, "axis");
-  /* cupy #5427 (memory.md 10.16): a[1:0:-1] of a 2-element uint16 array has extent 1 and stride
+  /* cupy issue #5427: a[1:0:-1] of a 2-element uint16 array has extent 1 and stride
    * -1; it cannot be re-viewed as bytes (stride 1 is required, even on an extent-1 axis). */
   jg_layout u = mk(1, SH(2), NULL, 2);
   jg_layout u1 = sliced(&u, 1, (jg_slice[]){JG_SLICE(1, 0, -1)});
@@ -1422,10 +1426,24 @@ static void test_slice(void **state) {
   expect_slice_err(NULL, 0, NULL, JG_EINVAL, -1, "NULL");
   jg_error err;
   expect_err(jg_layout_slice(NULL, &m, 0, NULL, &err), &err, JG_EINVAL, -1, "NULL");
-  /* Overflow: stride 2 times step INT64_MAX; an index offset past INT64_MAX. */
+  /* stride 2 times step INT64_MAX overflows, but the result has extent 1, whose stride is never
+   * used: the original stride is kept (NumPy would keep the product 2 * INT64_MAX). */
   jg_layout two = mk(1, SH(5), ST(2), 4);
-  expect_slice_err(&two, 1, (jg_slice[]){JG_SLICE(NONE, NONE, INT64_MAX)}, JG_EOVERFLOW, 0,
-                   "overflows");
+  r = slice1(&two, NONE, NONE, INT64_MAX);
+  expect_layout(&r, 1, SH(1), ST(2), 0, 4);
+  r = slice1(&two, NONE, NONE, -INT64_MAX); /* starts at the last element: offset 4 * 2 */
+  expect_layout(&r, 1, SH(1), ST(2), 8, 4);
+  r = slice1(&two, 1, NONE, INT64_MAX - 1);
+  expect_layout(&r, 1, SH(1), ST(2), 2, 4);
+  /* The same on a large-stride axis: offsets 0 and 2^62, [::INT64_MAX] picks element 0. */
+  jg_layout big2 = mk(1, SH(2), ST(INT64_C(1) << 62), 1);
+  r = slice1(&big2, NONE, NONE, INT64_MAX);
+  expect_layout(&r, 1, SH(1), ST(INT64_C(1) << 62), 0, 1);
+  /* With extent 2 the product is a real stride: (3,) strides (-2^62) [::-2] picks offsets -2^63
+   * and 0 (from slice offset 0), a stride of +2^63, which does not fit. */
+  jg_layout neg = mk(1, SH(3), ST(-(INT64_C(1) << 62)), 1);
+  expect_bounds(&neg, INT64_MIN, 0);
+  expect_slice_err(&neg, 1, (jg_slice[]){JG_SLICE(NONE, NONE, -2)}, JG_EOVERFLOW, 0, "overflows");
   jg_layout wide = mk(2, SH(2, 2), ST(INT64_C(1) << 62, INT64_C(1) << 61), 1);
   jg_layout w1 = sliced(&wide, 1, (jg_slice[]){JG_INDEX(1)});
   expect_layout(&w1, 1, SH(2), ST(INT64_C(1) << 61), INT64_C(1) << 62, 1);
@@ -1563,6 +1581,82 @@ static void test_invalid_layouts(void **state) {
   int perm[2] = {-1, -1};
   jg_layout_stride_order(&bad_rank, perm);
   assert_int_equal(perm[0], -1);
+}
+
+/* Hand-filled layouts (jg_layout is a public struct) that break the other invariants: negative
+ * extents, an overflowing volume, overflowing element offsets. Every function that takes a
+ * layout rejects them on entry; the ones that cannot fail treat them as NULL. */
+static void test_invalid_handmade(void **state) {
+  (void)state;
+  jg_layout good = mk(2, SH(2, 3), NULL, 4);
+  jg_layout neg_min = good, neg_100 = good, neg_both = good, vol = good, off = good;
+  neg_min.shape[0] = INT64_MIN;
+  neg_100.shape[1] = -100;
+  neg_both.shape[0] = -2; /* (-2) * (-3) would be a volume of 6 */
+  neg_both.shape[1] = -3;
+  vol.shape[0] = INT64_C(1) << 62; /* volume 2^62 * 3 */
+  vol.strides[0] = 0;
+  vol.strides[1] = 0;
+  off.strides[0] = INT64_MAX; /* offsets 0, INT64_MAX, then INT64_MAX + 2 on axis 1 */
+  off.strides[1] = 1;
+  const struct {
+    const jg_layout *l;
+    jg_status st;
+    int64_t index;
+    const char *needle;
+  } bad[] = {
+      {&neg_min, JG_EINVAL, 0, "extents must be non-negative"},
+      {&neg_100, JG_EINVAL, 1, "extent -100 at axis 1: extents must be non-negative"},
+      {&neg_both, JG_EINVAL, 0, "extents must be non-negative"},
+      {&vol, JG_EOVERFLOW, -1, "volume"},
+      {&off, JG_EOVERFLOW, 1, "element offset"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+    const jg_layout *b = bad[i].l;
+    const jg_status st = bad[i].st;
+    const int64_t ix = bad[i].index;
+    const char *nd = bad[i].needle;
+    jg_layout o = sentinel();
+    jg_error err;
+    size_t bytes;
+    int64_t sb[JG_MAX_NDIM], isz;
+    expect_err(jg_layout_dense_like(&o, b, JG_ORDER_C, NULL, &err), &err, st, ix, nd);
+    expect_err(jg_layout_to_dense(&o, b, &err), &err, st, ix, nd);
+    expect_err(jg_layout_strides_in_bytes(b, sb, &err), &err, st, ix, nd);
+    expect_err(jg_layout_required_size(b, &bytes, &err), &err, st, ix, nd);
+    expect_err(jg_layout_reshape(&o, b, 1, SH(6), &err), &err, st, ix, nd);
+    expect_err(jg_layout_permute(&o, b, AX(1, 0), &err), &err, st, ix, nd);
+    expect_err(jg_layout_flatten(&o, b, 0, -1, UINT64_MAX, &err), &err, st, ix, nd);
+    expect_err(jg_layout_squeeze(&o, b, &err), &err, st, ix, nd);
+    expect_err(jg_layout_unsqueeze(&o, b, 1, AX(0), &err), &err, st, ix, nd);
+    expect_err(jg_layout_broadcast_to(&o, b, 2, SH(2, 3), &err), &err, st, ix, nd);
+    expect_err(jg_layout_repack(&o, b, 8, 0, -1, true, &err), &err, st, ix, nd);
+    expect_err(jg_layout_max_compatible_itemsize(b, 16, 0, -1, &isz, &err), &err, st, ix, nd);
+    expect_err(jg_layout_slice(&o, b, 0, NULL, &err), &err, st, ix, nd);
+    expect_err(jg_layout_slice(&o, b, 1, (jg_slice[]){JG_SLICE(NONE, NONE, -1)}, &err), &err, st,
+               ix, nd);
+    expect_untouched(&o);
+    /* Cannot fail: the NULL answers, and no overflow computing them (UBSan checks). */
+    assert_int_equal(jg_layout_volume(b), -1);
+    expect_bounds(b, 0, -1);
+    expect_flags(b, false, false, false, false, false);
+    assert_int_equal(jg_layout_flatten_mask(b), 0);
+    assert_false(jg_layout_equal(b, b));
+    int perm[2] = {-7, -7};
+    jg_layout_stride_order(b, perm);
+    assert_int_equal(perm[0], -7);
+  }
+  /* A zero-volume layout with non-zero strides is accepted (its strides address nothing); the
+   * results get zero strides. Offsets that would overflow are not computed for it. */
+  jg_layout zs = good;
+  zs.shape[0] = 0;
+  zs.strides[0] = INT64_MAX;
+  zs.strides[1] = INT64_MIN;
+  assert_int_equal(jg_layout_volume(&zs), 0);
+  expect_bounds(&zs, 0, -1);
+  jg_layout o;
+  JGT_OK(jg_layout_squeeze(&o, &zs, &jgt_err_));
+  expect_layout(&o, 1, SH(0), ST(0), 0, 4);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -2131,6 +2225,7 @@ int main(void) {
       cmocka_unit_test(test_equal),
       cmocka_unit_test(test_in_place),
       cmocka_unit_test(test_invalid_layouts),
+      cmocka_unit_test(test_invalid_handmade),
       cmocka_unit_test(test_random_consistency),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

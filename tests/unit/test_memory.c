@@ -526,6 +526,43 @@ static void test_user_resource_failures(void **state) {
   assert_int_equal(c.total_live, 0);
 }
 
+/* A hook returning a number that is not a jg_status, with or without a message. */
+static jg_status bogus_allocate(jg_memory_resource *mr, size_t bytes, size_t alignment,
+                                jg_stream stream, void **ptr, jg_error *err) {
+  (void)bytes;
+  (void)alignment;
+  (void)stream;
+  *ptr = NULL;
+  const int *with_message = mr->user_data;
+  if (*with_message) return jg_error_set(err, (jg_status)12345, -1, "quota of tenant 7 used up");
+  return (jg_status)12345;
+}
+
+static void test_user_resource_unknown_status(void **state) {
+  (void)state;
+  int with_message = 0;
+  jg_memory_resource mr;
+  jg_device cpu = JG_DEVICE_HOST_INIT;
+  JGT_OK(jg_memory_resource_init_user(&mr, cpu, true, false, false, bogus_allocate,
+                                      counting_deallocate, &with_message, NULL));
+  jg_error err;
+  jg_error_clear(&err);
+  jg_buffer *b = (jg_buffer *)&err;
+  /* Reported as an internal error naming the number (it used to read "unknown status"). */
+  JGT_STATUS(JG_EINTERNAL, jg_buffer_allocate(&mr, 96, NULL, &b, &err));
+  assert_null(b);
+  assert_int_equal(err.status, JG_EINTERNAL);
+  JGT_CONTAINS(err.message, "96 bytes");
+  JGT_CONTAINS(err.message, "returned 12345, which is not a jg_status");
+  assert_null(strstr(err.message, "unknown status"));
+  /* The hook's own message is kept. */
+  with_message = 1;
+  JGT_STATUS(JG_EINTERNAL, jg_buffer_allocate(&mr, 96, NULL, &b, &err));
+  JGT_CONTAINS(err.message, "returned 12345, which is not a jg_status: quota of tenant 7 used up");
+  /* err may be NULL. */
+  assert_int_equal(jg_buffer_allocate(&mr, 8, NULL, &b, NULL), JG_EINTERNAL);
+}
+
 static void test_user_resource_attributes_trusted(void **state) {
   (void)state;
   /* host memory that the hook claims is managed on device 2: owned buffers trust the resource
@@ -688,6 +725,25 @@ static void test_wrap_errors(void **state) {
   assert_null(b);
   JGT_CONTAINS(err.message, "jg_buffer_wrap_borrowed");
   JGT_STATUS(JG_EINVAL, jg_buffer_wrap_borrowed(data, 4, NULL, NULL));
+
+  /* A span that wraps past the end of the address space. */
+  void *high = (void *)(uintptr_t)0x10;
+  b = (jg_buffer *)&log;
+  JGT_STATUS(JG_EINVAL, jg_buffer_wrap_borrowed(high, SIZE_MAX, &b, &err));
+  assert_null(b);
+  JGT_CONTAINS(err.message, "wrap past the end of the address space");
+  void *top = (void *)(UINTPTR_MAX - 15);
+  JGT_STATUS(JG_EINVAL, jg_buffer_wrap_external(top, 17, &log, log_release, &b, &err));
+  assert_null(b);
+  JGT_CONTAINS(err.message, "jg_buffer_wrap_external");
+  assert_int_equal(log.calls, 0);
+  /* ... while a span that ends exactly at the top (data + bytes == 2^N) is fine. */
+  JGT_OK(jg_buffer_wrap_external(top, 16, &log, log_release, &b, NULL));
+  assert_int_equal(jg_buffer_size(b), 16);
+  jg_buffer_release(b);
+  assert_int_equal(log.calls, 1);
+  JGT_OK(jg_buffer_wrap_borrowed(high, SIZE_MAX - 15, &b, NULL));
+  jg_buffer_release(b);
 }
 
 static void test_null_buffer_accessors(void **state) {
@@ -847,6 +903,7 @@ int main(void) {
       cmocka_unit_test(test_user_resource_init_errors),
       cmocka_unit_test(test_user_resource),
       cmocka_unit_test(test_user_resource_failures),
+      cmocka_unit_test(test_user_resource_unknown_status),
       cmocka_unit_test(test_user_resource_attributes_trusted),
       cmocka_unit_test(test_external_release_once),
       cmocka_unit_test(test_borrowed_never_frees),

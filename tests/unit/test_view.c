@@ -198,6 +198,73 @@ static void test_from_pointer_errors(void **state) {
                                              JG_DTYPE_FLOAT32, false, &err));
 }
 
+/* Hand-filled layouts (jg_layout is a public struct): negative extents, an overflowing volume,
+ * byte offsets or a byte span that overflow int64. Both constructors reject them. */
+static void test_handmade_layouts(void **state) {
+  (void)state;
+  float data[64];
+  jg_buffer *buf = NULL;
+  JGT_OK(jg_buffer_wrap_borrowed(data, sizeof data, &buf, &jgt_err_));
+  const jg_device host = JG_DEVICE_HOST_INIT;
+  jg_layout good;
+  JGT_OK(jg_layout_init(&good, 2, (jg_len[]){2, 8}, NULL, 4, &jgt_err_));
+  jg_view v;
+  memset(&v, 0x5A, sizeof v);
+  const jg_view untouched = v;
+  jg_error err;
+  /* Negative extents: INT64_MIN, -100, and (-2, -8), whose product would be a volume of 16. */
+  jg_layout bad = good;
+  bad.shape[0] = INT64_MIN;
+  JGT_STATUS(JG_EINVAL, jg_view_from_buffer(&v, buf, &bad, JG_DTYPE_FLOAT32, false, &err));
+  assert_int_equal(err.index, 0);
+  JGT_CONTAINS(err.message, "extents must be non-negative");
+  JGT_STATUS(JG_EINVAL, jg_view_from_pointer(&v, data, host, &bad, JG_DTYPE_FLOAT32, false, &err));
+  assert_int_equal(err.index, 0);
+  bad = good;
+  bad.shape[1] = -100;
+  JGT_STATUS(JG_EINVAL, jg_view_from_buffer(&v, buf, &bad, JG_DTYPE_FLOAT32, false, &err));
+  assert_int_equal(err.index, 1);
+  JGT_CONTAINS(err.message, "-100");
+  bad.shape[0] = -2;
+  bad.shape[1] = -8;
+  JGT_STATUS(JG_EINVAL, jg_view_from_buffer(&v, buf, &bad, JG_DTYPE_FLOAT32, false, &err));
+  JGT_STATUS(JG_EINVAL, jg_view_from_pointer(&v, NULL, host, &bad, JG_DTYPE_FLOAT32, false, &err));
+  JGT_CONTAINS(err.message, "extents must be non-negative");
+  /* itemsize <= 0 (reported before the dtype comparison). */
+  bad = good;
+  bad.itemsize = 0;
+  JGT_STATUS(JG_EINVAL, jg_view_from_pointer(&v, data, host, &bad, JG_DTYPE_FLOAT32, false, &err));
+  JGT_CONTAINS(err.message, "itemsize");
+  /* Volume 2^62 * 8 overflows. */
+  bad = good;
+  bad.shape[0] = INT64_C(1) << 62;
+  bad.strides[0] = 0;
+  bad.strides[1] = 0;
+  JGT_STATUS(JG_EOVERFLOW,
+             jg_view_from_pointer(&v, data, host, &bad, JG_DTYPE_FLOAT32, false, &err));
+  JGT_CONTAINS(err.message, "volume");
+  /* Element offsets fit, byte offsets do not: (2,) stride 2^61 of 8-byte elements. */
+  jg_layout l8;
+  JGT_OK(jg_layout_init(&l8, 1, (jg_len[]){2}, (jg_stride[]){INT64_C(1) << 61}, 8, &jgt_err_));
+  JGT_STATUS(JG_EOVERFLOW,
+             jg_view_from_pointer(&v, data, host, &l8, JG_DTYPE_FLOAT64, false, &err));
+  JGT_CONTAINS(err.message, "byte offsets");
+  JGT_STATUS(JG_EOVERFLOW, jg_view_from_buffer(&v, buf, &l8, JG_DTYPE_FLOAT64, false, &err));
+  /* Byte offsets fit, the byte span does not: strides (2^62, -2^62) over (2, 2) bytes. */
+  jg_layout span;
+  JGT_OK(jg_layout_init(&span, 2, (jg_len[]){2, 2},
+                        (jg_stride[]){INT64_C(1) << 62, -(INT64_C(1) << 62)}, 1, &jgt_err_));
+  JGT_STATUS(JG_EOVERFLOW,
+             jg_view_from_pointer(&v, data, host, &span, JG_DTYPE_UINT8, false, &err));
+  assert_memory_equal(&v, &untouched, sizeof v);
+  /* A zero-volume layout with stray strides is fine (they address nothing). */
+  bad = good;
+  bad.shape[0] = 0;
+  bad.strides[0] = INT64_MAX;
+  JGT_OK(jg_view_from_buffer(&v, buf, &bad, JG_DTYPE_FLOAT32, false, &jgt_err_));
+  jg_buffer_release(buf);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* jg_view_data, jg_view_slice                                                                 */
 /* ------------------------------------------------------------------------------------------ */
@@ -232,7 +299,7 @@ static void test_slice(void **state) {
   assert_ptr_equal(r.base, data);
   assert_true(r.readonly);
   assert_int_equal(r.dtype, JG_DTYPE_INT64);
-  /* v[::-1][3:]: the pointer moves backward to data[1] (memory.md 4.5). */
+  /* v[::-1][3:]: the pointer moves backward to data[1] (cuda.core test_view_sliced_external). */
   const jg_slice from3 = JG_SLICE(3, JG_SLICE_NONE, JG_SLICE_NONE);
   JGT_OK(jg_view_slice(&r, &r, 1, &from3, &jgt_err_)); /* in place */
   assert_int_equal(r.layout.shape[0], 2);
@@ -257,15 +324,11 @@ static void test_slice(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_from_buffer_fields),
-      cmocka_unit_test(test_from_buffer_owned),
-      cmocka_unit_test(test_from_buffer_size_check),
-      cmocka_unit_test(test_from_buffer_empty),
-      cmocka_unit_test(test_from_buffer_errors),
-      cmocka_unit_test(test_from_pointer_devices),
-      cmocka_unit_test(test_from_pointer_errors),
-      cmocka_unit_test(test_data_pointer),
-      cmocka_unit_test(test_slice),
+      cmocka_unit_test(test_from_buffer_fields),     cmocka_unit_test(test_from_buffer_owned),
+      cmocka_unit_test(test_from_buffer_size_check), cmocka_unit_test(test_from_buffer_empty),
+      cmocka_unit_test(test_from_buffer_errors),     cmocka_unit_test(test_from_pointer_devices),
+      cmocka_unit_test(test_from_pointer_errors),    cmocka_unit_test(test_handmade_layouts),
+      cmocka_unit_test(test_data_pointer),           cmocka_unit_test(test_slice),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,13 +1,16 @@
 /* cai.c: CUDA Array Interface v3 import and export of jg_views.
  *
- * Written from the CAI specification (NVIDIA/numba-cuda docs/source/user/cuda_array_interface.rst)
- * and ../shared/notes/memory.md sections 4.4, 6, 10.2, 10.3 and 11. */
+ * Written from the CAI specification (NVIDIA/numba-cuda docs/source/user/cuda_array_interface.rst),
+ * with the import rules of NVIDIA cuda-python's StridedMemoryView
+ * (cuda_core/cuda/core/_memoryview.pyx) and the fixes of cuda-python issues #1396 (zero-size
+ * arrays) and #1429 (byte strides not divisible by the itemsize). */
 #include "jagged/cai.h"
 
 #include <string.h>
 
 #include "internal/jgi_check.h"
 #include "internal/jgi_cuda.h"
+#include "internal/jgi_layout.h"
 #include "io/dlpack/foreign.h"
 #include "jagged/device.h"
 
@@ -205,8 +208,8 @@ jg_status jg_view_to_cai(const jg_view *view, jg_cai *out, jg_error *err) {
   JG_RETURN_IF(view == NULL || out == NULL, JG_EINVAL, err, "jg_view_to_cai: %s is NULL",
                view == NULL ? "view" : "out");
   const jg_layout *l = &view->layout;
-  JG_RETURN_IF(l->ndim < 0 || l->ndim > JG_MAX_NDIM, JG_EINVAL, err,
-               "view ndim %d is outside [0, %d]", (int)l->ndim, JG_MAX_NDIM);
+  JG_RETURN_NOT_OK(
+      jgi_layout_check_bytes(l, "CUDA Array Interface export", "the view's layout", err));
   JG_RETURN_IF(!view->device_accessible, JG_ENOTSUP, err,
                "the CUDA Array Interface needs device-accessible memory; this view is host-only");
   memset(out, 0, sizeof(*out));

@@ -1,13 +1,16 @@
 /* dlpack.c: DLPack 1.x import (versioned, legacy, borrowed DLTensor) and export of jg_views.
  *
  * Written from the DLPack specification (dmlc/dlpack include/dlpack/dlpack.h and
- * docs/source/python_spec.rst) and ../shared/notes/memory.md sections 4.3, 4.6, 5, 10 and 11. */
+ * docs/source/python_spec.rst), with the import and export rules of NVIDIA cuda-python's
+ * StridedMemoryView (cuda_core/cuda/core/_memoryview.pyx) and the fixes of the issues cited in
+ * dlpack.h. */
 #include "jagged/dlpack.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal/jgi_check.h"
+#include "internal/jgi_layout.h"
 #include "io/dlpack/foreign.h"
 
 /* ------------------------------------------------------------------------------------------ */
@@ -444,8 +447,7 @@ static void delete_legacy(DLManagedTensor *self) {
 /* Checks `view` and fills every field of `*t` except shape and strides. */
 static jg_status export_describe(const jg_view *view, DLTensor *t, jg_error *err) {
   const jg_layout *l = &view->layout;
-  JG_RETURN_IF(l->ndim < 0 || l->ndim > JG_MAX_NDIM, JG_EINVAL, err,
-               "view ndim %d is outside [0, %d]", (int)l->ndim, JG_MAX_NDIM);
+  JG_RETURN_NOT_OK(jgi_layout_check_bytes(l, "DLPack export", "the view's layout", err));
   DLDataType dt;
   JG_RETURN_NOT_OK(jg_dtype_to_dlpack(view->dtype, &dt, err));
   JG_RETURN_IF(l->itemsize != jg_dtype_itemsize(view->dtype), JG_EDTYPE, err,

@@ -1,0 +1,100 @@
+#!/bin/sh
+# test_cli.sh JAGGED: golden checks of the jagged tool: arguments, stdout, stderr, exit status.
+# Runs with or without a GPU (the "no usable CUDA device" lines are checked only without one).
+set -u
+J=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+# run ARGS...: runs the tool; sets rc, and leaves stdout/stderr in $tmp/out, $tmp/err.
+run() {
+  "$J" "$@" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+}
+fail() {
+  echo "FAIL: $*" >&2
+  echo "  stdout:" >&2; sed 's/^/    /' "$tmp/out" >&2
+  echo "  stderr:" >&2; sed 's/^/    /' "$tmp/err" >&2
+  failures=$((failures + 1))
+}
+expect_rc() { [ "$rc" -eq "$1" ] || fail "$2: exit status $rc, want $1"; }
+expect_out() { grep -q -F -- "$1" "$tmp/out" || fail "$2: stdout lacks '$1'"; }
+expect_err() { grep -q -F -- "$1" "$tmp/err" || fail "$2: stderr lacks '$1'"; }
+expect_empty() { [ ! -s "$tmp/$1" ] || fail "$2: $1 is not empty"; }
+
+run version
+expect_rc 0 "version"
+expect_out "jagged " "version"
+expect_empty err "version"
+version_line=$(cat "$tmp/out")
+
+run version extra
+expect_rc 2 "version with an argument"
+expect_err "unexpected argument 'extra'" "version with an argument"
+expect_empty out "version with an argument"
+
+run version --help
+expect_rc 0 "version --help"
+expect_out "usage: jagged version" "version --help"
+
+run info --help
+expect_rc 0 "info --help"
+expect_out "usage: jagged info" "info --help"
+expect_empty err "info --help"
+
+run info -h
+expect_rc 0 "info -h"
+expect_out "usage: jagged info" "info -h"
+
+run info extra
+expect_rc 2 "info with an argument"
+expect_err "unexpected argument 'extra'" "info with an argument"
+expect_empty out "info with an argument"
+
+run info
+expect_rc 0 "info"
+expect_out "$version_line" "info"
+expect_out "memory resources:" "info"
+expect_out "host           available" "info"
+expect_empty err "info"
+if grep -q '^CUDA devices: 0 (' "$tmp/out"; then
+  # No usable GPU: the reason is printed once, and each CUDA resource just says so.
+  reason=$(sed -n 's/^CUDA devices: 0 (\(.*\))$/\1/p' "$tmp/out")
+  [ -n "$reason" ] || fail "info: no reason on the 'CUDA devices: 0' line"
+  n=$(grep -c -F -- "$reason" "$tmp/out")
+  [ "$n" -eq 1 ] || fail "info: the CUDA unavailable reason is printed $n times, want once"
+  for r in pinned device managed "device pool"; do
+    grep -q "^  $r *unavailable (no usable CUDA device)\$" "$tmp/out" ||
+      fail "info: no 'unavailable (no usable CUDA device)' line for '$r'"
+  done
+fi
+
+run help
+expect_rc 0 "help"
+expect_out "usage: jagged <command>" "help"
+
+run
+expect_rc 2 "no command"
+expect_err "usage: jagged <command>" "no command"
+
+run bogus
+expect_rc 2 "unknown command"
+expect_err "unknown command 'bogus'" "unknown command"
+
+# Write errors on stdout are reported (exit 1, a message on stderr), not lost.
+if [ -w /dev/full ]; then
+  for cmd in info version help; do
+    "$J" $cmd >/dev/full 2>"$tmp/err"
+    rc=$?
+    : >"$tmp/out"
+    expect_rc 1 "$cmd > /dev/full"
+    expect_err "error writing to standard output" "$cmd > /dev/full"
+  done
+fi
+
+if [ "$failures" -ne 0 ]; then
+  echo "$failures CLI check(s) failed" >&2
+  exit 1
+fi
+echo "all CLI checks passed"
