@@ -114,8 +114,7 @@ static jg_status with_prefix(jg_status st, const char *fn, jg_error *err) {
   return st;
 }
 
-/* The names of a node's buffers and children in messages. */
-static const char *buffer_role(jg_node_kind kind, int k) {
+const char *jgi_array_buffer_name(jg_node_kind kind, int k) {
   switch (kind) {
     case JG_NODE_NUMERIC:
       return "data";
@@ -234,15 +233,15 @@ jg_status jgi_array_finish(jg_array *a, jg_error *err) {
   char first_what[96] = "";
   for (int k = 0; k < a->nbuffers; k++) {
     JG_RETURN_IF(a->buffers[k].buffer == NULL, JG_EINVAL, err, "%s of a %s node is not set",
-                 buffer_role(a->kind, k), jgi_array_node_name(a->kind));
+                 jgi_array_buffer_name(a->kind, k), jgi_array_node_name(a->kind));
     jg_device d = {JG_DEVICE_CPU, 0};
     JG_RETURN_NOT_OK(jgi_view_device(&a->buffers[k], &d, err));
     if (!have) {
       have = true;
       first = d;
-      snprintf(first_what, sizeof first_what, "%s", buffer_role(a->kind, k));
+      snprintf(first_what, sizeof first_what, "%s", jgi_array_buffer_name(a->kind, k));
     } else if (!jgi_device_equal(d, first)) {
-      return backend_error(first, first_what, d, buffer_role(a->kind, k), err);
+      return backend_error(first, first_what, d, jgi_array_buffer_name(a->kind, k), err);
     }
   }
   for (int k = 0; k < a->nchildren; k++) {

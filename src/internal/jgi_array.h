@@ -127,6 +127,10 @@ JGI_HIDDEN void *jgi_view_element_ptr(const jg_view *view, jg_len i);
  *  "byte-masked", "bit-masked", "indexed-option"; "unknown" otherwise. Static storage. */
 JGI_HIDDEN const char *jgi_array_node_name(jg_node_kind kind);
 
+/** The name of buffer `k` of a node of `kind` in messages: "data", "offsets", "starts" (k 0) /
+ *  "stops" (k 1), "mask", "index"; "buffer" for kinds without buffers. Static storage. */
+JGI_HIDDEN const char *jgi_array_buffer_name(jg_node_kind kind, int k);
+
 /** "cpu" or "cuda:N" for a normalised device into `buf` (size >= 16 recommended; truncated and
  *  NUL-terminated when shorter; nothing written when size is 0); returns buf. */
 JGI_HIDDEN const char *jgi_device_name(jg_device device, char *buf, size_t size);

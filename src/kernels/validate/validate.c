@@ -117,24 +117,6 @@ static jg_status walk_tree(const jg_array *root, visit_fn fn, void *state, jg_er
 /* MINIMAL                                                                                     */
 /* ------------------------------------------------------------------------------------------ */
 
-static const char *buffer_name(jg_node_kind kind, int k) {
-  switch (kind) {
-    case JG_NODE_NUMERIC:
-      return "data";
-    case JG_NODE_LIST_OFFSET:
-      return "offsets";
-    case JG_NODE_LIST:
-      return k == 0 ? "starts" : "stops";
-    case JG_NODE_BYTE_MASKED:
-    case JG_NODE_BIT_MASKED:
-      return "mask";
-    case JG_NODE_INDEXED_OPTION:
-      return "index";
-    default:
-      return "buffer";
-  }
-}
-
 static bool is_index_dtype(jg_dtype d) {
   return d == JG_DTYPE_INT32 || d == JG_DTYPE_INT64;
 }
@@ -171,7 +153,7 @@ static void expected_counts(jg_node_kind kind, int *nbuffers, int *nchildren) {
 /* A 1-D view with an index dtype (what the offsets, starts, stops and index buffers need). */
 static jg_status check_index_buffer(const visit *v, int k, jg_error *err) {
   const jg_view *b = &v->a->buffers[k];
-  const char *name = buffer_name(v->a->kind, k);
+  const char *name = jgi_array_buffer_name(v->a->kind, k);
   if (b->layout.ndim != 1) return fail(v, -1, err, "%s is %d-D, not 1-D", name, b->layout.ndim);
   if (!is_index_dtype(b->dtype)) {
     return fail(v, -1, err, "%s has dtype %s, not int32 or int64", name, jg_dtype_name(b->dtype));
@@ -239,7 +221,7 @@ static jg_status minimal_node(void *state, const visit *v, jg_error *err) {
   }
   for (int k = 0; k < a->nbuffers; k++) {
     const jg_view *b = &a->buffers[k];
-    const char *name = buffer_name(a->kind, k);
+    const char *name = jgi_array_buffer_name(a->kind, k);
     if (b->buffer == NULL) return fail(v, -1, err, "%s has no buffer", name);
     const int64_t itemsize = jg_dtype_itemsize(b->dtype);
     if (itemsize == 0 || b->layout.itemsize != itemsize) {
