@@ -50,7 +50,10 @@ if has tests && [ -x "$B/examples/example_muons" ]; then
   "$B/examples/example_muons" >"$OUT/muons_gpu.txt" 2>&1 || rc=1
   "$B/examples/example_muons_host" >"$OUT/muons_host.txt" 2>&1 || rc=1
   head -n 12 "$OUT/muons_gpu.txt" | tee -a "$OUT/examples.log"
-  if diff <(tail -n +2 "$OUT/muons_host.txt") <(tail -n +2 "$OUT/muons_gpu.txt") >/dev/null; then
+  # The two differ only in the lines that name where they walked (and the GPU example's check
+  # that a host array is refused).
+  same() { grep -v -e '^walked on' -e '^as expected' "$1"; }
+  if diff <(same "$OUT/muons_host.txt") <(same "$OUT/muons_gpu.txt") >/dev/null; then
     echo "muons: GPU output equals host output" | tee -a "$OUT/examples.log"
   else
     echo "muons: GPU output DIFFERS from host output" | tee -a "$OUT/examples.log"; rc=1

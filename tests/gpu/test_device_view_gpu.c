@@ -149,11 +149,15 @@ static jg_array *case_dtypes(void) {
   return rec;
 }
 
+/* Six levels of lists, each level two lists of one item over the two entries below it:
+ * [[[[[[[42]]]]]], [[[[[[43]]]]]]]. Every level's offsets stay within its content (an earlier
+ * version used offsets [0, 2] over one-entry contents, an invalid array the walk overran). */
 static jg_array *case_deep(void) {
   const int64_t x[] = {42, 43};
-  const int64_t off[] = {0, 2};
+  const int64_t off[] = {0, 1, 2};
   jg_array *a = num(x, 2, JG_DTYPE_INT64);
-  for (int d = 0; d < 6; ++d) a = lofs(off, 2, JG_DTYPE_INT64, a);
+  for (int d = 0; d < 6; ++d) a = lofs(off, 3, JG_DTYPE_INT64, a);
+  JGT_OK(jg_array_validate(a, JG_VALIDATE_FULL, NULL, &jgt_err_));
   return a;
 }
 
@@ -275,6 +279,7 @@ static void test_walks_match_host(void **state) {
   g_mr = jg_memory_resource_host();
   for (size_t k = 0; k < sizeof g_cases / sizeof g_cases[0]; ++k) {
     jg_array *h = g_cases[k](), *d = NULL;
+    JGT_OK(jg_array_validate(h, JG_VALIDATE_FULL, NULL, &jgt_err_)); /* walks do not check */
     JGT_OK(jg_array_to_device(h, 0, NULL, &d, &jgt_err_));
     assert_int_equal(jg_array_backend(d), JG_BACKEND_CUDA);
     expect_same_walks(h, d, NULL);
