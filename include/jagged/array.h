@@ -1,7 +1,7 @@
 /* array.h: jagged arrays: Awkward Array's layouts over jagged buffers, on one backend.
  *
  * A jg_array is an immutable, reference-counted tree of layout nodes (Awkward's terms,
- * ../shared/notes/awkward.md sections 1 and 6.1; scikit-hep/awkward src/awkward/contents/):
+ * scikit-hep/awkward src/awkward/contents/, the ListOffsetArray and ListArray docstrings):
  *
  *   kind                 buffers                          children   length
  *   JG_NODE_NUMERIC      data (a strided view, ndim >= 1) -          data.shape[0]

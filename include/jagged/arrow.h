@@ -2,7 +2,7 @@
  * Data Interface.
  *
  * The first half declares the two ABIs (apache/arrow docs/source/format/CDataInterface.rst and
- * CDeviceDataInterface.rst; summarised in ../shared/notes/memory.md sections 7 and 8) in jagged's
+ * CDeviceDataInterface.rst) in jagged's
  * own words, each inside the include guard the specification asks every copy to use verbatim
  * (`ARROW_C_DATA_INTERFACE`, `ARROW_C_DEVICE_DATA_INTERFACE`): a program that includes Arrow's
  * own abi.h or nanoarrow.h first gets their declarations (the same ABI), and one that includes
@@ -10,7 +10,8 @@
  * API: export a jg_array into caller-allocated structs, and import an Arrow array (taking its
  * ArrowArray, borrowing its ArrowSchema).
  *
- * Layout mapping (Awkward's Arrow conversion, ../shared/notes/awkward.md; memory.md 7.5, 11):
+ * Layout mapping (Awkward's Arrow conversion, scikit-hep/awkward src/awkward/_connect/pyarrow; Arrow
+ * Columnar.rst, "Variable-size List Layout"):
  *
  *   jagged node                       Arrow                       export copies?
  *   numeric int8..uint64, float16/32/64   c C s S i I l L e f g   no, when axis 0 is contiguous

@@ -16,7 +16,7 @@
  *   jg_array *a;  jg_builder_snapshot(b, &a, err);         // 3 * var * float64
  *   jg_builder_destroy(b);  ...  jg_array_release(a);
  *
- * Type inference (Awkward's ArrayBuilder rules, ../shared/notes/awkward.md section 1; the
+ * Type inference (Awkward's ArrayBuilder rules, scikit-hep/awkward src/awkward/highlevel.py ArrayBuilder; the
  * "unknown", "?" and "var" notation is Awkward's type notation):
  *   - A position that has received nothing has type unknown: a builder with nothing in it
  *     snapshots to an empty array ("0 * unknown"), and lists that never received an element

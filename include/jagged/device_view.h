@@ -1,8 +1,8 @@
 /* device_view.h: a read-only view of a jagged array as plain pointers and integers, for the
  * user's own CUDA kernels and for host code alike.
  *
- * The design is Awkward Array's lookup table for Numba-CUDA (../shared/notes/awkward.md section
- * 4; scikit-hep/awkward src/awkward/_lookup.py), written for C: the tree of layout nodes of a
+ * The design is Awkward Array's lookup table for Numba-CUDA
+ * (scikit-hep/awkward src/awkward/_lookup.py), written for C: the tree of layout nodes of a
  * jg_array is flattened into one table of jg_dnode records (pointers already adjusted to element
  * 0, strides in elements, small integers), the table is copied to device memory once, and a
  * jg_dview { table, root, count } is passed BY VALUE as a kernel argument. Every accessor below

@@ -2,7 +2,7 @@
  * (interface in include/jagged/arrow.h; the mapping table is there).
  *
  * Written from the Arrow specifications (docs/source/format/CDataInterface.rst, Columnar.rst,
- * CDeviceDataInterface.rst) and ../shared/notes/memory.md sections 7, 8 and 11.
+ * CDeviceDataInterface.rst).
  *
  * Every exported level is one ArrowArray (and ArrowSchema) node with its own private data and
  * release callback; a parent's release releases its children that were not moved out. A level

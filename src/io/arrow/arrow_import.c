@@ -2,7 +2,7 @@
  * (interface in include/jagged/arrow.h).
  *
  * Written from the Arrow specifications (docs/source/format/CDataInterface.rst, Columnar.rst,
- * CDeviceDataInterface.rst) and ../shared/notes/memory.md sections 7, 8 and 11.
+ * CDeviceDataInterface.rst).
  *
  * Ownership: one `import_owner` per import holds the moved ArrowArray and a reference count: one
  * reference for the import itself while it runs, one per jagged buffer wrapping an Arrow buffer

@@ -13,7 +13,7 @@
  * picks the first failing one in walk order and walks again to name it. Values quoted in
  * messages are read from the device one element at a time; whole buffers never move.
  *
- * Rules (Awkward, ../shared/notes/awkward.md 6.1): offsets need not start at 0 and content may
+ * Rules (Awkward, src/awkward/contents/listoffsetarray.py and listarray.py): offsets need not start at 0 and content may
  * extend past the last offset; a list with start == stop may have any start; otherwise
  * 0 <= start < stop <= len(content); an option index is None when negative, else below
  * len(content). */

@@ -20,7 +20,7 @@ extern "C" {
 #endif
 
 /** What a scan checks (Awkward's ListOffsetArray / ListArray / IndexedOptionArray rules,
- *  ../shared/notes/awkward.md 6.1). For entry i, with start/stop the list bounds:
+ *  scikit-hep/awkward src/awkward/contents/). For entry i, with start/stop the list bounds:
  *    OFFSETS:      start = a[i], stop = a[i + 1] (a has n + 1 entries)
  *    STARTS_STOPS: start = a[i], stop = b[i]
  *    INDEX:        a[i] (negative = None) */
