@@ -198,11 +198,16 @@ JG_API void jg_array_release(jg_array *a);
 /* Inspection (never fail on a valid array; NULL `a` gives 0 / NULL)                           */
 /* ------------------------------------------------------------------------------------------ */
 
+/** The kind of the top node of `a` (jg_node_kind); 0 for NULL. Host-side metadata: never reads
+ *  the array's buffers, so it works for cuda arrays too. */
 JG_API jg_node_kind jg_array_kind(const jg_array *a);
 /** Number of entries at the top level. */
 JG_API jg_len jg_array_length(const jg_array *a);
-/** The backend (cpu or cuda) and device of every buffer in the tree (cpu for buffer-less trees). */
+/** The backend (cpu or cuda) of every buffer in the tree (cpu for buffer-less trees); 0 for NULL. */
 JG_API jg_backend jg_array_backend(const jg_array *a);
+/** The device of every buffer in the tree, normalised: {JG_DEVICE_CPU, 0} for the cpu backend
+ *  (pageable, pinned, registered or managed memory), {JG_DEVICE_CUDA, N} for device memory of
+ *  GPU N; {0, 0} for NULL. */
 JG_API jg_device jg_array_device(const jg_array *a);
 /** "cpu" or "cuda:N" into `buf` (at least 16 bytes); returns buf. */
 JG_API const char *jg_array_device_name(const jg_array *a, char *buf, size_t size);
@@ -222,8 +227,11 @@ JG_API int jg_array_field_index(const jg_array *a, const char *name);
 JG_API jg_status jg_array_buffer(const jg_array *a, int k, jg_view *view, jg_error *err);
 /** Regular size (JG_NODE_REGULAR), or -1. */
 JG_API jg_len jg_array_regular_size(const jg_array *a);
-/** valid_when of masked nodes (false otherwise); lsb_order of bit-masked nodes. */
+/** valid_when of byte- and bit-masked nodes: the mask value that means "valid"; false for other
+ *  kinds and NULL. */
 JG_API bool jg_array_valid_when(const jg_array *a);
+/** Bit order of a bit-masked node's mask: true when entry i is counted from the least
+ *  significant bit of its byte (Arrow's order); false for MSB order, other kinds and NULL. */
 JG_API bool jg_array_lsb_order(const jg_array *a);
 /** Bit-masked nodes: the bit of the mask (buffer 0) that holds entry 0, in [0, 8): 0 unless the
  *  node is a slice that does not start on a byte; entry i is bit (bit_offset + i). 0 for other
