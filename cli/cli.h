@@ -4,5 +4,6 @@
 #define JAGGED_CLI_H
 
 int jg_cmd_info(int argc, char **argv);
+int jg_cmd_kernels(int argc, char **argv);
 
 #endif /* JAGGED_CLI_H */

@@ -12,6 +12,7 @@ static void usage(FILE *out) {
           "\n"
           "commands:\n"
           "  info       jagged version, CUDA build and devices, memory resources\n"
+          "  kernels    the kernel catalog: implementations, selection, parity, checks\n"
           "  version    print the version\n"
           "  help       this text\n"
           "\n"
@@ -29,6 +30,12 @@ static int finish(int rc) {
     return 1;
   }
   return rc;
+}
+
+/* The library's warnings (log.h) go to stderr, one line each. */
+static void log_to_stderr(jg_log_level level, const char *message, void *user) {
+  (void)user;
+  fprintf(stderr, "jagged: %s: %s\n", jg_log_level_name(level), message);
 }
 
 static int cmd_version(int argc, char **argv) {
@@ -55,7 +62,9 @@ int main(int argc, char **argv) {
     return 2;
   }
   const char *cmd = argv[1];
+  jg_log_set_callback(log_to_stderr, NULL, JG_LOG_WARN);
   if (strcmp(cmd, "info") == 0) return finish(jg_cmd_info(argc - 2, argv + 2));
+  if (strcmp(cmd, "kernels") == 0) return finish(jg_cmd_kernels(argc - 2, argv + 2));
   if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
     return finish(cmd_version(argc - 2, argv + 2));
   }

@@ -6,7 +6,7 @@
 #   jg_configure_build DIR [cmake options...]: configures and builds DIR, logging to DIR.*.log.
 # Building the library needs CMake, make and a C compiler; g++ only when nvcc is present (nvcc
 # uses it as the host compiler of the CUDA sources); the tests also need cmocka.
-JG_PACKAGES_MAIN=(cmake make gcc libc6-dev)
+JG_PACKAGES_MAIN=(cmake make gcc libc6-dev libxxhash-dev python3)
 if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ] || [ -n "${CUDACXX:-}" ]; then
   JG_PACKAGES_MAIN+=(g++)
 fi

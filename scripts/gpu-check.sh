@@ -31,7 +31,7 @@ echo "build warnings (gcc/nvcc on this machine): $(grep -c "warning:" "$OUT/buil
 rc=0
 if has tests; then
   say "testing build/gpu, GPU tests included (log: $OUT/ctest.log) ..."
-  ctest --test-dir "$B" --output-on-failure -j 4 2>&1 | tee "$OUT/ctest.log" | tail -40
+  ctest --test-dir "$B" --output-on-failure -j 4 --timeout 180 2>&1 | tee "$OUT/ctest.log" | tail -40
   [ "${PIPESTATUS[0]}" -eq 0 ] || rc=1
 fi
 if has sanitize; then
@@ -40,10 +40,19 @@ if has sanitize; then
   for t in "$B"/tests/test_*_gpu; do
     [ -x "$t" ] || continue
     echo "== compute-sanitizer memcheck $(basename "$t")" | tee -a "$OUT/sanitizer.log"
-    JGT_COPY_QUICK=1 compute-sanitizer --tool memcheck --leak-check full --report-api-errors no --error-exitcode 9 "$t" \
+    JGT_COPY_QUICK=1 timeout 300 compute-sanitizer --tool memcheck --leak-check full --report-api-errors no --error-exitcode 9 "$t" \
       >>"$OUT/sanitizer.log" 2>&1
     r=$?; echo "exit $r" | tee -a "$OUT/sanitizer.log"; [ $r -eq 0 ] || rc=1
   done
+fi
+if has tests; then
+  # The kernel catalog on this GPU: signatures, parity of every implementation against the
+  # reference, and every CUDA source compiled with NVRTC for this GPU (cache in $OUT/kcache).
+  echo "== jagged kernels --check --parity --compile-all" | tee "$OUT/kernels.log"
+  JG_CACHE_DIR="$OUT/kcache" "$B/cli/jagged" kernels --check --parity --compile-all \
+    >>"$OUT/kernels.log" 2>&1 || rc=1
+  tail -n 30 "$OUT/kernels.log"
+  rm -rf "$OUT/kcache"
 fi
 if has tests && [ -x "$B/examples/example_muons" ]; then
   echo "== examples: muons on the GPU vs the host" | tee "$OUT/examples.log"

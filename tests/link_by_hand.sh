@@ -14,12 +14,12 @@ case "$sanitize" in ON | on | 1 | TRUE | true | YES | yes) san="-fsanitize=addre
 if [ "$cuda" = ON ]; then
   set -x
   "$cc" -std=c11 $san -I"$src/include" "$src/examples/transpose.c" \
-    -Wl,--whole-archive "$lib" -Wl,--no-whole-archive \
+    -Wl,--whole-archive "$lib" -Wl,--no-whole-archive -fopenmp \
     -L"$cudalib" -lcudart_static -lstdc++ -lpthread -ldl -lrt -lm -o "$tmp/transpose"
 else
   set -x
   "$cc" -std=c11 $san -I"$src/include" "$src/examples/transpose.c" \
-    -Wl,--whole-archive "$lib" -Wl,--no-whole-archive -lpthread -lm -o "$tmp/transpose"
+    -Wl,--whole-archive "$lib" -Wl,--no-whole-archive -fopenmp -lpthread -lm -o "$tmp/transpose"
 fi
 "$tmp/transpose" >"$tmp/out"
 { set +x; } 2>/dev/null

@@ -309,6 +309,12 @@ JG_API jg_status jg_array_unzip(const jg_array *a, int capacity, jg_array **outs
 JG_API jg_status jg_array_to_device(const jg_array *a, int device_id, jg_stream stream,
                                     jg_array **out, jg_error *err);
 
+#if !defined(JG_BUILDING_LIBRARY) && !defined(JG_NO_CALLSITE_MACROS)
+/* Call-site wrapper (transfer.h): transfer events of this call name the caller's file and line. */
+#define jg_array_to_device(...) \
+  (jg_callsite_push(__FILE__, __LINE__), jg_callsite_pop(jg_array_to_device(__VA_ARGS__)))
+#endif
+
 /** The same array with every buffer in host memory (backend cpu; pageable, from the host
  *  resource; pass a pinned resource with jg_array_to_host_ex). Buffers already host-accessible
  *  (pageable, pinned, managed) are shared, like subtrees made only of them; device buffers are
@@ -319,10 +325,22 @@ JG_API jg_status jg_array_to_device(const jg_array *a, int device_id, jg_stream 
 JG_API jg_status jg_array_to_host(const jg_array *a, jg_stream stream, jg_array **out,
                                   jg_error *err);
 
+#if !defined(JG_BUILDING_LIBRARY) && !defined(JG_NO_CALLSITE_MACROS)
+/* Call-site wrapper (transfer.h): transfer events of this call name the caller's file and line. */
+#define jg_array_to_host(...) \
+  (jg_callsite_push(__FILE__, __LINE__), jg_callsite_pop(jg_array_to_host(__VA_ARGS__)))
+#endif
+
 /** jg_array_to_host into buffers from `mr` (host-accessible: host, pinned or managed).
  *  Errors: as jg_array_to_host, JG_EINVAL if `mr` is not host-accessible. */
 JG_API jg_status jg_array_to_host_ex(const jg_array *a, jg_memory_resource *mr, jg_stream stream,
                                      jg_array **out, jg_error *err);
+
+#if !defined(JG_BUILDING_LIBRARY) && !defined(JG_NO_CALLSITE_MACROS)
+/* Call-site wrapper (transfer.h): transfer events of this call name the caller's file and line. */
+#define jg_array_to_host_ex(...) \
+  (jg_callsite_push(__FILE__, __LINE__), jg_callsite_pop(jg_array_to_host_ex(__VA_ARGS__)))
+#endif
 
 /** JG_OK when `a` and `b` are on the same backend and device; else JG_EBACKEND with the message
  *  "<what_b> is on <dev b>, <what_a> on <dev a>: copy it with jg_array_to_device" (or

@@ -17,5 +17,9 @@
 #include "jagged/cai.h"
 #include "jagged/arrow.h"
 #include "jagged/device_view.h"
+#include "jagged/kernel.h"
+#include "jagged/rtc.h"
+#include "jagged/log.h"
+#include "jagged/transfer.h"
 
 #endif /* JAGGED_JAGGED_H */

@@ -10,6 +10,7 @@
 
 #include "jagged/layout.h"
 #include "jagged/memory.h"
+#include "jagged/transfer.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -118,6 +119,11 @@ JG_API jg_status jg_view_slice(jg_view *out, const jg_view *in, int n, const jg_
  *  2^61 of 8-byte elements). */
 JG_API jg_status jg_copy(const jg_view *dst, const jg_view *src, jg_error *err);
 
+#if !defined(JG_BUILDING_LIBRARY) && !defined(JG_NO_CALLSITE_MACROS)
+/* Call-site wrapper (transfer.h): transfer events of this call name the caller's file and line. */
+#define jg_copy(...) (jg_callsite_push(__FILE__, __LINE__), jg_callsite_pop(jg_copy(__VA_ARGS__)))
+#endif
+
 /** As jg_copy, but enqueued on `stream` (NULL: the legacy default stream; a non-NULL stream must
  *  belong to the device of the device-side memory) and returning without waiting where it can.
  *  Fully asynchronous: device to device (overlapping views on one device included: they are
@@ -136,6 +142,12 @@ JG_API jg_status jg_copy(const jg_view *dst, const jg_view *src, jg_error *err);
 JG_API jg_status jg_copy_async(const jg_view *dst, const jg_view *src, jg_stream stream,
                                jg_error *err);
 
+#if !defined(JG_BUILDING_LIBRARY) && !defined(JG_NO_CALLSITE_MACROS)
+/* Call-site wrapper (transfer.h): transfer events of this call name the caller's file and line. */
+#define jg_copy_async(...) \
+  (jg_callsite_push(__FILE__, __LINE__), jg_callsite_pop(jg_copy_async(__VA_ARGS__)))
+#endif
+
 /** jg_copy_async with caller-owned device staging memory (the two-phase temporary-storage
  *  contract of NVIDIA CCCL's CUB device-wide algorithms). With `temp` NULL it checks the views,
  *  writes to `*temp_bytes` the device bytes staging needs for them, at least 1 (as CUB does, so
@@ -149,6 +161,12 @@ JG_API jg_status jg_copy_async(const jg_view *dst, const jg_view *src, jg_stream
  *  (the message gives both). */
 JG_API jg_status jg_copy_ex(const jg_view *dst, const jg_view *src, void *temp,
                             size_t *temp_bytes, jg_stream stream, jg_error *err);
+
+#if !defined(JG_BUILDING_LIBRARY) && !defined(JG_NO_CALLSITE_MACROS)
+/* Call-site wrapper (transfer.h): transfer events of this call name the caller's file and line. */
+#define jg_copy_ex(...) \
+  (jg_callsite_push(__FILE__, __LINE__), jg_callsite_pop(jg_copy_ex(__VA_ARGS__)))
+#endif
 
 #ifdef __cplusplus
 }

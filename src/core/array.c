@@ -11,6 +11,7 @@
 
 #include "internal/jgi_check.h"
 #include "internal/jgi_cuda.h"
+#include "internal/jgi_transfer.h"
 #include "jagged/device.h"
 #include "kernels/scan/scan.h"
 
@@ -719,11 +720,18 @@ static jg_status counts_scan_device(const jg_view *counts, jg_len total, int dev
                         cudaMemcpyAsync(&h_status, d_status, sizeof h_status,
                                         cudaMemcpyDeviceToHost, s),
                         "cudaMemcpyAsync (scan status)");
+    if (st == JG_OK) {
+      jgi_transfer_record(JG_TRANSFER_TO_HOST, sizeof h_status,
+                          "jg_array_from_counts: scan status");
+    }
   }
   if (st == JG_OK) {
     st = jgi_cuda_error(err,
                         cudaMemcpyAsync(&sum, offsets + n, sizeof sum, cudaMemcpyDeviceToHost, s),
                         "cudaMemcpyAsync (last offset)");
+    if (st == JG_OK) {
+      jgi_transfer_record(JG_TRANSFER_TO_HOST, sizeof sum, "jg_array_from_counts: last offset");
+    }
   }
   /* Always wait before the scratch buffer goes: kernels may be in flight even after an error. */
   jg_status sync = jgi_cuda_error(err, cudaStreamSynchronize(s), "cudaStreamSynchronize");
@@ -1528,7 +1536,11 @@ jg_status jg_array_to_device(const jg_array *a, int device_id, jg_stream stream,
   m.target.id = device_id;
   m.stream = stream;
   JG_RETURN_NOT_OK(with_prefix(jg_memory_resource_device(device_id, &m.mr, err), fn, err));
-  return move_tree(&m, a, false, fn, out, err);
+  /* The copies (jg_copy_async) record their transfers under this call's name. */
+  jgi_call_enter(fn);
+  const jg_status st = move_tree(&m, a, false, fn, out, err);
+  jgi_call_leave();
+  return st;
 }
 
 static jg_status to_host_impl(const jg_array *a, jg_memory_resource *mr, jg_stream stream,
@@ -1545,7 +1557,10 @@ static jg_status to_host_impl(const jg_array *a, jg_memory_resource *mr, jg_stre
   m.target.id = 0;
   m.stream = stream;
   m.mr = mr;
-  return move_tree(&m, a, true, fn, out, err);
+  jgi_call_enter(fn);
+  const jg_status st = move_tree(&m, a, true, fn, out, err);
+  jgi_call_leave();
+  return st;
 }
 
 jg_status jg_array_to_host_ex(const jg_array *a, jg_memory_resource *mr, jg_stream stream,

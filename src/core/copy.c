@@ -30,7 +30,11 @@
  *                     unpack; or kernel, memcpy and host unpack.
  * Dense temporaries are laid out in C order over the co-iterated shape (dst's order).
  * A host loop that touches device-accessible memory first waits for the stream, so that it sees
- * the work enqueued before the copy. */
+ * the work enqueued before the copy.
+ * Transfer counting (transfer.h): run_cuda records each move it enqueues, once: every
+ * cudaMemcpyAsync and every copy kernel, classified by the two sides (device-only memory or
+ * host-accessible memory; staging temporaries count as the memory they are), named after the
+ * outermost public call in progress (jgi_call_name). Host-to-host moves are not transfers. */
 #include "kernels/copy/copy.h"
 
 #include <string.h>
@@ -38,6 +42,7 @@
 #include "internal/jgi_check.h"
 #include "internal/jgi_cuda.h"
 #include "internal/jgi_layout.h"
+#include "internal/jgi_transfer.h"
 #include "jagged/device.h"
 #include "jagged/view.h"
 
@@ -598,6 +603,11 @@ static void staging_free(staging *st, cudaStream_t cs, bool failed) {
   }
 }
 
+/* Records one move enqueued by run_cuda (jgi_transfer.h). */
+static void moved(bool dst_device, bool src_device, size_t bytes) {
+  jgi_transfer_move(dst_device, src_device, (uint64_t)bytes, jgi_call_name("jg_copy"));
+}
+
 #define CU(expr, what)                      \
   do {                                      \
     cudaError_t e_ = (expr);                \
@@ -630,11 +640,13 @@ static jg_status run_cuda(const copy_plan *p, const jg_view *dst, const jg_view 
   char *s0 = elem0(src->base, &p->s);
   const int n = p->d.ndim;
   const int64_t isz = p->d.itemsize;
+  const bool d_dev = !dst->host_accessible, s_dev = !src->host_accessible;
   switch (p->path) {
     case PATH_NOOP:
       break;
     case PATH_MEMCPY:
       CU(cudaMemcpyAsync(d0, s0, p->bytes, cudaMemcpyDefault, cs), "copy: cudaMemcpyAsync");
+      moved(d_dev, s_dev, p->bytes);
       break;
     case PATH_HOST_LOOP:
       CU(cudaStreamSynchronize(cs), "copy: cudaStreamSynchronize before a host loop");
@@ -642,14 +654,17 @@ static jg_status run_cuda(const copy_plan *p, const jg_view *dst, const jg_view 
       break;
     case PATH_KERNEL:
       OK(run_kernel(p, d0, p->d.strides, s0, p->s.strides, cs, err));
+      moved(true, true, p->bytes);
       break;
     case PATH_SPAN_KERNEL: {
       /* The span starts s_lo elements from element 0 (s_lo <= 0). */
       const char *span = s0 + p->s_lo * isz;
       CU(cudaMemcpyAsync(stg.dev, span, p->s_span, cudaMemcpyDefault, cs),
          "copy: cudaMemcpyAsync of the source span");
+      moved(true, s_dev, p->s_span);
       const char *t0 = (const char *)stg.dev - p->s_lo * isz;
       OK(run_kernel(p, d0, p->d.strides, t0, p->s.strides, cs, err));
+      moved(d_dev, true, p->bytes);
       break;
     }
     case PATH_PACK_MEMCPY:
@@ -661,28 +676,36 @@ static jg_status run_cuda(const copy_plan *p, const jg_view *dst, const jg_view 
       if (p->path == PATH_PACK_MEMCPY) {
         CU(cudaMemcpyAsync(d0, stg.host, p->bytes, cudaMemcpyDefault, cs),
            "copy: cudaMemcpyAsync host to device");
+        moved(d_dev, false, p->bytes);
       } else {
         CU(cudaMemcpyAsync(stg.dev, stg.host, p->bytes, cudaMemcpyDefault, cs),
            "copy: cudaMemcpyAsync host to device");
+        moved(true, false, p->bytes);
         OK(run_kernel(p, d0, p->d.strides, stg.dev, p->dense, cs, err));
+        moved(d_dev, true, p->bytes);
       }
       /* The host temporary is freed below: wait until the transfer has read it. */
       CU(cudaStreamSynchronize(cs), "copy: cudaStreamSynchronize after staging");
       break;
     case PATH_KERNEL_MEMCPY:
       OK(run_kernel(p, stg.dev, p->dense, s0, p->s.strides, cs, err));
+      moved(true, s_dev, p->bytes);
       CU(cudaMemcpyAsync(d0, stg.dev, p->bytes, cudaMemcpyDefault, cs),
          "copy: cudaMemcpyAsync device to host");
+      moved(d_dev, true, p->bytes);
       break;
     case PATH_MEMCPY_UNPACK:
     case PATH_KERNEL_UNPACK:
       if (p->path == PATH_MEMCPY_UNPACK) {
         CU(cudaMemcpyAsync(stg.host, s0, p->bytes, cudaMemcpyDefault, cs),
            "copy: cudaMemcpyAsync device to host");
+        moved(false, s_dev, p->bytes);
       } else {
         OK(run_kernel(p, stg.dev, p->dense, s0, p->s.strides, cs, err));
+        moved(true, s_dev, p->bytes);
         CU(cudaMemcpyAsync(stg.host, stg.dev, p->bytes, cudaMemcpyDefault, cs),
            "copy: cudaMemcpyAsync device to host");
+        moved(false, true, p->bytes);
       }
       CU(cudaStreamSynchronize(cs), "copy: cudaStreamSynchronize before a host unpack");
       host_loop(d0, p->d.strides, stg.host, p->dense, n, p->d.shape, isz);
@@ -702,12 +725,14 @@ static jg_status run_cuda(const copy_plan *p, const jg_view *dst, const jg_view 
       } else {
         OK(run_kernel(p, stg.dev, p->dense, s0, p->s.strides, cs, err));
       }
+      moved(true, s_dev, p->bytes);
       if (p->d_dense) {
         CU(cudaMemcpyAsync(d0, stg.dev, p->bytes, cudaMemcpyDeviceToDevice, cs),
            "copy: cudaMemcpyAsync out of the staging memory of an overlapping copy");
       } else {
         OK(run_kernel(p, d0, p->d.strides, stg.dev, p->dense, cs, err));
       }
+      moved(d_dev, true, p->bytes);
       break;
   }
 done:
@@ -794,17 +819,28 @@ static jg_status copy_run(const jg_view *dst, const jg_view *src, temp_mode mode
 /* Public API                                                                                  */
 /* ------------------------------------------------------------------------------------------ */
 
+/* The public calls name their transfers (jgi_call_enter) unless an outer call already does. */
 jg_status jg_copy(const jg_view *dst, const jg_view *src, jg_error *err) {
-  return copy_run(dst, src, TEMP_ALLOCATE, NULL, NULL, NULL, true, "jg_copy", err);
+  jgi_call_enter("jg_copy");
+  const jg_status st = copy_run(dst, src, TEMP_ALLOCATE, NULL, NULL, NULL, true, "jg_copy", err);
+  jgi_call_leave();
+  return st;
 }
 
 jg_status jg_copy_async(const jg_view *dst, const jg_view *src, jg_stream stream, jg_error *err) {
-  return copy_run(dst, src, TEMP_ALLOCATE, NULL, NULL, stream, false, "jg_copy_async", err);
+  jgi_call_enter("jg_copy_async");
+  const jg_status st =
+      copy_run(dst, src, TEMP_ALLOCATE, NULL, NULL, stream, false, "jg_copy_async", err);
+  jgi_call_leave();
+  return st;
 }
 
 jg_status jg_copy_ex(const jg_view *dst, const jg_view *src, void *temp, size_t *temp_bytes,
                      jg_stream stream, jg_error *err) {
   JG_RETURN_IF(temp_bytes == NULL, JG_EINVAL, err, "jg_copy_ex: temp_bytes is NULL");
   const temp_mode mode = temp == NULL ? TEMP_QUERY : TEMP_CALLER;
-  return copy_run(dst, src, mode, temp, temp_bytes, stream, false, "jg_copy_ex", err);
+  jgi_call_enter("jg_copy_ex");
+  const jg_status st = copy_run(dst, src, mode, temp, temp_bytes, stream, false, "jg_copy_ex", err);
+  jgi_call_leave();
+  return st;
 }

@@ -12,6 +12,7 @@
 
 #include "internal/jgi_array.h"
 #include "internal/jgi_cuda.h"
+#include "internal/jgi_transfer.h"
 
 #if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
 #include <cuda_runtime_api.h>
@@ -289,6 +290,9 @@ static jg_status view_create(const jg_array *a, int device_id, jg_stream stream,
                             cudaMemcpyAsync(jg_buffer_data(h->table), nodes, bytes,
                                             cudaMemcpyHostToDevice, (cudaStream_t)stream),
                             "cudaMemcpyAsync (device view table)");
+        if (st == JG_OK) {
+          jgi_transfer_record(JG_TRANSFER_TO_DEVICE, bytes, "device view: node table");
+        }
         jgi_cuda_device_pop(prev, device_id);
       }
     }

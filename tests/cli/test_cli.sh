@@ -82,9 +82,53 @@ run bogus
 expect_rc 2 "unknown command"
 expect_err "unknown command 'bogus'" "unknown command"
 
+# The kernel catalog.
+run kernels
+expect_rc 0 "kernels"
+expect_out "kernel                   variants host" "kernels"
+expect_out "fill                     11       c," "kernels"
+expect_empty err "kernels"
+# The summary line agrees with the table: M kernels, N of them with CUDA.
+m=$(grep -c -E '^[a-z_0-9]+ +[0-9]+ ' "$tmp/out")
+n=$(grep -c -E ' (cuda)$' "$tmp/out")
+grep -q "^CUDA kernels: $n of $m" "$tmp/out" || fail "kernels: summary is not 'CUDA kernels: $n of $m'"
+if [ "$n" -lt "$m" ]; then
+  expect_out "(missing: " "kernels"
+fi
+
+run kernels --check
+expect_rc 0 "kernels --check"
+expect_out "signatures: all $m kernels agree with their specs" "kernels --check"
+
+run kernels --bogus
+expect_rc 2 "kernels with an unknown option"
+expect_err "unknown option '--bogus'" "kernels with an unknown option"
+
+run kernels --arch 90
+expect_rc 2 "kernels --arch without --compile-all"
+expect_err "--arch and --jobs go with --compile-all" "kernels --arch without --compile-all"
+
+run kernels --compile-all --jobs x
+expect_rc 2 "kernels --jobs x"
+expect_err "--jobs takes a number" "kernels --jobs x"
+
+JG_HOST_IMPL=bogus "$J" kernels >"$tmp/out" 2>"$tmp/err"
+rc=$?
+expect_rc 1 "kernels with JG_HOST_IMPL=bogus"
+expect_err "JG_HOST_IMPL='bogus' is not a host implementation" "kernels with JG_HOST_IMPL=bogus"
+
+JG_HOST_IMPL=C "$J" kernels >"$tmp/out" 2>"$tmp/err"
+rc=$?
+expect_rc 0 "kernels with JG_HOST_IMPL=C"
+expect_out "fill                     11       c," "kernels with JG_HOST_IMPL=C"
+
+run kernels --help
+expect_rc 0 "kernels --help"
+expect_out "usage: jagged kernels" "kernels --help"
+
 # Write errors on stdout are reported (exit 1, a message on stderr), not lost.
 if [ -w /dev/full ]; then
-  for cmd in info version help; do
+  for cmd in info version help kernels; do
     "$J" $cmd >/dev/full 2>"$tmp/err"
     rc=$?
     : >"$tmp/out"

@@ -38,6 +38,13 @@ static jg_view fake_view(jg_device device, jg_len n, jg_dtype dtype, jg_buffer *
   return v;
 }
 
+/* true when a CUDA device is usable: the fake device pointers above must then not reach the
+ * library's device paths, which would dereference them (the GPU tests use real memory). */
+static bool gpu_present(void) {
+  int n = 0;
+  return jg_device_count(&n, NULL) == JG_OK && n > 0;
+}
+
 static const jg_device kCuda0 = {JG_DEVICE_CUDA, 0};
 static const jg_device kCuda1 = {JG_DEVICE_CUDA, 1};
 
@@ -317,6 +324,7 @@ static void test_list_offset_errors(void **state) {
 
 static void test_backends_simulated(void **state) {
   (void)state;
+  if (gpu_present()) skip(); /* validation would read the fake cuda:0 memory */
   /* Offsets at a fake cuda:0 address over host content: mixed backends. */
   const int64_t vals[3] = {1, 2, 3};
   jg_array *hc = ints(vals, 3);
@@ -792,10 +800,12 @@ static void test_from_counts_host(void **state) {
   assert_string_equal(err.message, "jg_array_from_counts: counts is on cuda:0, content on cpu: "
                                    "copy it with jg_array_to_host");
   /* Both on a device but no GPU here: the device path reports it. */
-  jg_array *dc = fake_numeric(kCuda0, 6);
-  JGT_STATUS(JG_ENODEV, jg_array_from_counts(&dv, dc, NULL, &a, &err));
-  assert_null(a);
-  jg_array_release(dc);
+  if (!gpu_present()) {
+    jg_array *dc = fake_numeric(kCuda0, 6);
+    JGT_STATUS(JG_ENODEV, jg_array_from_counts(&dv, dc, NULL, &a, &err));
+    assert_null(a);
+    jg_array_release(dc);
+  }
   jg_buffer_release(db);
   jg_array_release(e);
   jg_array_release(c5);

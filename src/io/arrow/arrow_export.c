@@ -18,6 +18,7 @@
 
 #include "internal/jgi_array.h"
 #include "internal/jgi_cuda.h"
+#include "internal/jgi_transfer.h"
 #include "io/arrow/arrow_internal.h"
 #include "jagged/arrow.h"
 
@@ -622,9 +623,9 @@ jg_status jg_array_export_arrow(const jg_array *a, struct ArrowSchema *schema,
   return export_root(&ctx, a, schema, array, err);
 }
 
-jg_status jg_array_export_arrow_device(const jg_array *a, jg_stream stream,
-                                       struct ArrowSchema *schema,
-                                       struct ArrowDeviceArray *device_array, jg_error *err) {
+static jg_status export_arrow_device(const jg_array *a, jg_stream stream,
+                                     struct ArrowSchema *schema,
+                                     struct ArrowDeviceArray *device_array, jg_error *err) {
   if (schema != NULL) schema->release = NULL;
   if (device_array != NULL) {
     memset(device_array, 0, sizeof(*device_array));
@@ -674,4 +675,15 @@ jg_status jg_array_export_arrow_device(const jg_array *a, jg_stream stream,
   (void)stream;
   return jgi_cuda_require(err);
 #endif
+}
+
+/* The copies that stage through the host (export_converted) record their transfers under this
+ * call's name (jgi_transfer.h). */
+jg_status jg_array_export_arrow_device(const jg_array *a, jg_stream stream,
+                                       struct ArrowSchema *schema,
+                                       struct ArrowDeviceArray *device_array, jg_error *err) {
+  jgi_call_enter("jg_array_export_arrow_device");
+  const jg_status st = export_arrow_device(a, stream, schema, device_array, err);
+  jgi_call_leave();
+  return st;
 }

@@ -17,6 +17,7 @@
 
 #include "internal/jgi_array.h"
 #include "internal/jgi_cuda.h"
+#include "internal/jgi_transfer.h"
 #include "io/arrow/arrow_internal.h"
 #include "jagged/arrow.h"
 
@@ -615,9 +616,9 @@ static const char *arrow_device_name(ArrowDeviceType t) {
   }
 }
 
-jg_status jg_array_import_arrow_device(struct ArrowSchema *schema,
-                                       struct ArrowDeviceArray *device_array, jg_stream stream,
-                                       jg_array **out, jg_error *err) {
+static jg_status import_arrow_device(struct ArrowSchema *schema,
+                                     struct ArrowDeviceArray *device_array, jg_stream stream,
+                                     jg_array **out, jg_error *err) {
   if (out != NULL) *out = NULL;
   JG_RETURN_IF(schema == NULL || device_array == NULL || out == NULL, JG_EINVAL, err,
                "jg_array_import_arrow_device: %s is NULL",
@@ -680,4 +681,14 @@ jg_status jg_array_import_arrow_device(struct ArrowSchema *schema,
   (void)stream;
   return jgi_cuda_require(err);
 #endif
+}
+
+/* Any copy the import makes records its transfers under this call's name (jgi_transfer.h). */
+jg_status jg_array_import_arrow_device(struct ArrowSchema *schema,
+                                       struct ArrowDeviceArray *device_array, jg_stream stream,
+                                       jg_array **out, jg_error *err) {
+  jgi_call_enter("jg_array_import_arrow_device");
+  const jg_status st = import_arrow_device(schema, device_array, stream, out, err);
+  jgi_call_leave();
+  return st;
 }

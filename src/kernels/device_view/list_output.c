@@ -6,6 +6,7 @@
 
 #include "internal/jgi_array.h"
 #include "internal/jgi_cuda.h"
+#include "internal/jgi_transfer.h"
 #include "jagged/device_view.h"
 #include "kernels/scan/scan.h"
 
@@ -143,14 +144,19 @@ static jg_status scan_device(jg_list_output *o, jg_error *err) {
   int64_t total = 0;
   jg_status st = jgi_counts_to_offsets_cuda(counts, 1, JG_DTYPE_INT64, o->n, INT64_MAX, off,
                                             dstatus, w + TEMP_AT, &temp_bytes, o->stream, err);
-  if (st == JG_OK)
+  if (st == JG_OK) {
     st = jgi_cuda_error(err, cudaMemcpyAsync(&status, dstatus, sizeof status,
                                              cudaMemcpyDeviceToHost, s),
                         "cudaMemcpyAsync (scan status)");
-  if (st == JG_OK)
+    if (st == JG_OK)
+      jgi_transfer_record(JG_TRANSFER_TO_HOST, sizeof status, "list output: scan status");
+  }
+  if (st == JG_OK) {
     st = jgi_cuda_error(err, cudaMemcpyAsync(&total, off + o->n, sizeof total,
                                              cudaMemcpyDeviceToHost, s),
                         "cudaMemcpyAsync (total)");
+    if (st == JG_OK) jgi_transfer_record(JG_TRANSFER_TO_HOST, sizeof total, "list output: total");
+  }
   if (st == JG_OK)
     st = jgi_cuda_error(err, cudaStreamSynchronize(s), "cudaStreamSynchronize (list output)");
   jg_buffer_release(work);
@@ -160,6 +166,7 @@ static jg_status scan_device(jg_list_output *o, jg_error *err) {
     int64_t c = 0;
     JG_CUDA_RETURN_NOT_OK(cudaMemcpy(&c, counts + i, sizeof c, cudaMemcpyDeviceToHost),
                           "cudaMemcpy (a count)", err);
+    jgi_transfer_record(JG_TRANSFER_TO_HOST, sizeof c, "list output: negative count");
     return jg_error_set(err, JG_EVALUE, i, "%s: counts[%lld] = %lld is negative", scan_fn,
                         (long long)i, (long long)c);
   }

@@ -27,6 +27,7 @@
 #include "internal/jgi_array.h"
 #include "internal/jgi_check.h"
 #include "internal/jgi_cuda.h"
+#include "internal/jgi_transfer.h"
 
 /* Deepest nesting the walk follows (a guard against runaway recursion on corrupt trees). */
 #define MAX_DEPTH 1000
@@ -377,6 +378,7 @@ static jg_status read_value(const reader *r, const jg_view *view, jg_len i, int6
   JG_CUDA_RETURN_NOT_OK(cudaMemcpyAsync(dst, jgi_view_element_ptr(view, i),
                                         (size_t)view->layout.itemsize, cudaMemcpyDeviceToHost, s),
                         "validate: reading a value from the device", err);
+  jgi_transfer_record(JG_TRANSFER_TO_HOST, (uint64_t)view->layout.itemsize, "validate: a value");
   JG_CUDA_RETURN_NOT_OK(cudaStreamSynchronize(s), "validate: cudaStreamSynchronize", err);
   *out = wide ? v64 : v32;
   return JG_OK;

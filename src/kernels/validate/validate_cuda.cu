@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "internal/jgi_cuda.h"
+#include "internal/jgi_transfer.h"
 #include "kernels/validate/validate.h"
 
 namespace {
@@ -115,6 +116,7 @@ extern "C" jg_status jgi_validate_scan_cuda(const jgi_validate_task *tasks, int 
   if (e == cudaSuccess) {
     op = "validate: copying the error words back";
     e = cudaMemcpyAsync(keys, words, bytes, cudaMemcpyDeviceToHost, s);
+    if (e == cudaSuccess) jgi_transfer_record(JG_TRANSFER_TO_HOST, bytes, "validate: error words");
   }
   if (e == cudaSuccess) {
     op = "validate: cudaStreamSynchronize";

@@ -1,0 +1,12 @@
+/* fill_openmp.c: OpenMP host implementation of kernel "fill" (fill.json). */
+#include "jgk_fill.h"
+
+#define FILL(T, S)                                                                     \
+  jg_status jgk_fill_openmp_##S(int64_t n, double value, T *out, jg_error *err) {      \
+    (void)err;                                                                         \
+    const T v = (T)value;                                                              \
+    _Pragma("omp parallel for simd schedule(static)")                                  \
+    for (int64_t i = 0; i < n; ++i) out[i] = v;                                        \
+    return JG_OK;                                                                      \
+  }
+JGK_FILL_VARIANTS(FILL)
