@@ -357,6 +357,7 @@ def gen_catalog_c(spec, folder, has_cuda_file, cuda_build):
     lines.append(f"  .host_impls = impls_, .n_host_impls = {len(impls)},")
     lines.append(f"  .variants = variants_, .n_variants = {len(spec['variants'])},")
     lines.append(f"  .cuda_path = {c_literal(f'src/kernels/{n}/{n}_cuda.cu')},")
+    lines.append(f"  .fallback_what = {c_literal(f'fallback of kernel {chr(39)}{n}{chr(39)}')},")
     lines.append(f"  .cuda_source = {'cuda_source_' if has_cuda_file else 'NULL'},")
     lines.append("  .host_source = host_source_,")
     lines.append(f"  .block = {spec['block']}, .threads_from = {spec['threads_from']},")

@@ -19,6 +19,7 @@
 #include "jagged/device_view.h"
 #include "jagged/kernel.h"
 #include "jagged/rtc.h"
+#include "jagged/ops.h"
 #include "jagged/log.h"
 #include "jagged/transfer.h"
 

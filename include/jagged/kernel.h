@@ -229,7 +229,9 @@ JG_API jg_status jg_kernel_selected(const jg_kernel *k, jg_backend backend, cons
  *
  *  Checks, each failing with the parameter's name and position (err->index) in the message:
  *  JG_EINVAL for NULL `k`/`args` with n_args > 0, a wrong argument count, a scalar where an array
- *  is expected or the reverse, a NULL array with a non-zero length, a negative length;
+ *  is expected or the reverse, a NULL array with a non-zero length, a negative length, an unknown
+ *  device type, an out or inout array that overlaps another array of the call (the backends
+ *  read and write in different orders: write to a separate array);
  *  JG_EDTYPE when the array dtypes match no variant (the message lists the variants) or a float
  *  goes to an integer scalar; JG_EOVERFLOW for an integer scalar out of its type's range;
  *  JG_ESHAPE for an array shorter than its spec's minimum length; JG_EBACKEND when array
@@ -247,8 +249,12 @@ JG_API jg_status jg_kernel_selected(const jg_kernel *k, jg_backend backend, cons
  *  Other errors: the host implementation's own (data errors carry the element index in
  *  err->index, with the same status, index and message on both backends); JG_ENOTFOUND when the
  *  selected host implementation is missing for this kernel; JG_ENODEV without a usable GPU for
- *  device arrays; JG_ECUDA / JG_EDEVMEM from the launch; JG_EINVAL for a block > 1024 or < 0.
- *  Thread-safe. A call with zero threads launches nothing and succeeds. */
+ *  device arrays; JG_ECUDA / JG_EDEVMEM from the launch; JG_EINVAL for a block > 1024 or < 0
+ *  or a negative grid or thread count (device calls; host calls ignore `launch` but its
+ *  stream); JG_EINVAL when JG_HOST_IMPL or JG_MISSING_CUDA held an invalid value at start (every
+ *  call, until jg_host_impl_set / jg_kernel_set_missing_cuda(NULL, ...) sets a valid one).
+ *  Thread-safe. A call with zero threads launches nothing and succeeds; the built-in kernels
+ *  treat a negative count (n) as zero. */
 JG_API jg_status jg_kernel_call(const jg_kernel *k, const jg_kernel_arg *args, size_t n_args,
                                 const jg_launch *launch, jg_error *err);
 
@@ -384,7 +390,7 @@ typedef struct jg_parity_options {
   const jg_launch *launch;          /**< launch settings of the CUDA side (NULL: defaults) */
 } jg_parity_options;
 
-/** Outcome of a parity run. */
+/** Outcome of a parity run (on JG_EVALUE, err->index is the number of failing cases too). */
 typedef struct jg_parity_result {
   int cases_run;
   int cases_failed;

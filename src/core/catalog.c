@@ -22,6 +22,7 @@
 #define MAX_PARAMS 32
 #define MAX_REGISTERED 4096
 #define MAX_PUSHED 16
+#define MAX_NAME 64
 
 /* ------------------------------------------------------------- registry */
 
@@ -184,13 +185,16 @@ static int known_index(const char *name) {
   return -2;
 }
 
-/* Copies `s` trimmed and lower-cased into `out`. */
+/* Copies `s` trimmed and lower-cased into `out` (`size` bytes); a value too long to fit is
+ * cut and marked with "..." (so that it matches no name and the message shows it was cut). */
 static void trim_lower(const char *s, char *out, size_t size) {
   while (isspace((unsigned char)*s)) ++s;
+  size_t len = strlen(s);
+  while (len > 0 && isspace((unsigned char)s[len - 1])) --len;
   size_t n = 0;
-  for (; *s != '\0' && n + 1 < size; ++s) out[n++] = (char)tolower((unsigned char)*s);
-  while (n > 0 && isspace((unsigned char)out[n - 1])) --n;
+  for (; n < len && n + 1 < size; ++n) out[n] = (char)tolower((unsigned char)s[n]);
   out[n] = '\0';
+  if (n < len && size > 4) memcpy(out + size - 4, "...", 4);
 }
 
 static void read_env(void) {
@@ -249,7 +253,9 @@ static jg_status parse_choice(const char *name, int *out, jg_error *err) {
     *out = -1;
     return JG_OK;
   }
-  *out = known_index(name);
+  char folded[64];
+  trim_lower(name, folded, sizeof folded); /* as JG_HOST_IMPL is read */
+  *out = known_index(folded);
   JG_RETURN_IF(*out < 0, JG_EINVAL, err,
                "'%s' is not a host implementation (known: c, openmp)", name);
   return JG_OK;
@@ -342,6 +348,14 @@ jg_missing_cuda jg_kernel_get_missing_cuda(const jg_kernel *k) {
 }
 
 static jg_status missing_cuda_error(const jg_kernel *k, jg_error *err) {
+#if !(defined(JG_HAVE_CUDA) && JG_HAVE_CUDA)
+  if (k->user_host == NULL || k->cuda_source != NULL) {
+    return jg_error_set(err, JG_ENOTSUP, -1,
+                        "kernel '%s': jagged was built without CUDA (-DJG_WITH_CUDA=OFF); copy "
+                        "the arrays with jg_array_to_host, or set the fallback policy with "
+                        "jg_kernel_set_missing_cuda or JG_MISSING_CUDA=fallback", k->name);
+  }
+#endif
   return jg_error_set(err, JG_ENOTSUP, -1,
                       "kernel '%s' has no CUDA implementation (expected %s); copy the arrays "
                       "with jg_array_to_host, or set the fallback policy with "
@@ -447,6 +461,12 @@ static jg_status check_args(const jg_kernel *k, const jg_kernel_arg *args, size_
                     kind_name(p->kind), a->kind == JG_PARAM_ARRAY || a->kind == JG_PARAM_SCALAR
                                             ? kind_name(a->kind) : "an invalid argument kind");
     if (p->kind != JG_PARAM_ARRAY) continue;
+    const jg_device_type dt = a->v.array.device.type;
+    JG_RETURN_IF_AT(dt != JG_DEVICE_CPU && dt != JG_DEVICE_CUDA && dt != JG_DEVICE_CUDA_HOST &&
+                        dt != JG_DEVICE_CUDA_MANAGED,
+                    JG_EINVAL, err, (int64_t)i,
+                    "kernel '%s': parameter '%s' (%zu) has an unknown device type %d", k->name,
+                    p->name, i, (int)dt);
     JG_RETURN_IF_AT(a->v.array.length < 0, JG_EINVAL, err, (int64_t)i,
                     "kernel '%s': parameter '%s' (%zu) has a negative length %lld", k->name,
                     p->name, i, (long long)a->v.array.length);
@@ -532,6 +552,22 @@ static jg_status check_args(const jg_kernel *k, const jg_kernel_arg *args, size_
     JG_RETURN_IF_AT(x < lo || x > hi, JG_EOVERFLOW, err, (int64_t)i,
                     "kernel '%s': scalar '%s' (%zu) = %lld does not fit %s", k->name, p->name, i,
                     (long long)args[i].v.i64, jg_dtype_name(want));
+  }
+  /* An out or inout array must not overlap another array of the call: the implementations
+   * read and write in different orders, so the result would depend on the backend. */
+  for (size_t i = 0; i < n_args; ++i) {
+    if (k->params[i].kind != JG_PARAM_ARRAY || k->params[i].dir == JG_PARAM_IN) continue;
+    const char *b0 = args[i].v.array.data;
+    const char *e0 = b0 + args[i].v.array.length * jg_dtype_itemsize(args[i].dtype);
+    for (size_t j = 0; j < n_args; ++j) {
+      if (j == i || k->params[j].kind != JG_PARAM_ARRAY || b0 == e0) continue;
+      const char *b1 = args[j].v.array.data;
+      const char *e1 = b1 + args[j].v.array.length * jg_dtype_itemsize(args[j].dtype);
+      JG_RETURN_IF_AT(b1 < e0 && b0 < e1, JG_EINVAL, err, (int64_t)i,
+                      "kernel '%s': output parameter '%s' (%zu) overlaps parameter '%s' (%zu); "
+                      "write to a separate array", k->name, k->params[i].name, i,
+                      k->params[j].name, j);
+    }
   }
   /* Minimum lengths. */
   for (size_t i = 0; i < n_args; ++i) {
@@ -675,7 +711,7 @@ static jg_status run_cuda_user(const jg_kernel *k, const checked_call *c, const 
     int prev = -1;
     st = jgi_cuda_device_push(c->device, &prev, err);
     if (st == JG_OK) {
-      st = jg_rtc_compile(k->cuda_source, k->cuda_path, &entry, 1, &o, &p, err);
+      st = jg_rtc_compile(k->cuda_source, k->cuda_source_name, &entry, 1, &o, &p, err);
       if (st == JG_OK) st = jg_rtc_module_load(p, c->device, &u->module[c->device], err);
       if (st == JG_OK) {
         st = jg_rtc_kernel_get(u->module[c->device], entry, k->params, k->n_params,
@@ -735,14 +771,14 @@ static jg_status run_fallback(const jg_kernel *k, const checked_call *c, const j
       st = jgi_cuda_error(err, cudaMemcpyAsync(host[i], c->args[i].v.array.data, bytes,
                                                cudaMemcpyDeviceToHost, s),
                           "fallback: cudaMemcpyAsync to the host");
-      if (st == JG_OK) jgi_transfer_record(JG_TRANSFER_TO_HOST, bytes, "kernel fallback");
+      if (st == JG_OK) jgi_transfer_record(JG_TRANSFER_TO_HOST, bytes, k->fallback_what);
     }
     h.args[i].v.array.data = host[i];
     h.args[i].v.array.device = (jg_device)JG_DEVICE_HOST_INIT;
   }
   if (st == JG_OK) st = jgi_cuda_error(err, cudaStreamSynchronize(s), "fallback: synchronize");
   if (st == JG_OK) {
-    jgi_transfer_record(JG_TRANSFER_FALLBACK, 0, "kernel fallback");
+    jgi_transfer_record(JG_TRANSFER_FALLBACK, 0, k->fallback_what);
     atomic_fetch_add(&k->state->fallback_calls, 1);
     st = run_host(k, impl, &h, err);
   }
@@ -754,7 +790,7 @@ static jg_status run_fallback(const jg_kernel *k, const checked_call *c, const j
     st = jgi_cuda_error(err, cudaMemcpyAsync(c->args[i].v.array.data, host[i], bytes,
                                              cudaMemcpyHostToDevice, s),
                         "fallback: cudaMemcpyAsync to the device");
-    if (st == JG_OK) jgi_transfer_record(JG_TRANSFER_TO_DEVICE, bytes, "kernel fallback");
+    if (st == JG_OK) jgi_transfer_record(JG_TRANSFER_TO_DEVICE, bytes, k->fallback_what);
   }
   if (st == JG_OK) st = jgi_cuda_error(err, cudaStreamSynchronize(s), "fallback: synchronize");
   for (size_t i = 0; i < k->n_params; ++i) free(host[i]);
@@ -857,8 +893,27 @@ jg_status jg_catalog_register(const jg_kernel_desc *d, const jg_kernel **out, jg
   JG_RETURN_IF(!valid_name(d->name), JG_EINVAL, err,
                "jg_catalog_register: the name '%s' is not [A-Za-z_][A-Za-z0-9_]*",
                d->name != NULL ? d->name : "(null)");
+  JG_RETURN_IF(strlen(d->name) > MAX_NAME, JG_EINVAL, err,
+               "jg_catalog_register: a kernel name has at most %d characters (this one has %zu)",
+               MAX_NAME, strlen(d->name));
   JG_RETURN_IF(d->host == NULL, JG_EINVAL, err,
                "jg_catalog_register: kernel '%s' has no host function", d->name);
+  for (size_t i = 0; i < sizeof d->reserved / sizeof d->reserved[0]; ++i)
+    JG_RETURN_IF(d->reserved[i] != 0, JG_EINVAL, err,
+                 "jg_catalog_register: kernel '%s': desc.reserved must be zero", d->name);
+  JG_RETURN_IF(d->cuda_entry != NULL && (!valid_name(d->cuda_entry) ||
+                                         strlen(d->cuda_entry) > MAX_NAME),
+               JG_EINVAL, err,
+               "jg_catalog_register: kernel '%s': cuda_entry '%s' must be the plain name of an "
+               "extern \"C\" __global__ function ([A-Za-z_][A-Za-z0-9_]*, at most %d characters; "
+               "no templates)", d->name, d->cuda_entry, MAX_NAME);
+  JG_RETURN_IF(d->n_cuda_options > 0 && d->cuda_options == NULL, JG_EINVAL, err,
+               "jg_catalog_register: kernel '%s': cuda_options is NULL with n_cuda_options %zu",
+               d->name, d->n_cuda_options);
+  for (size_t i = 0; i < d->n_cuda_options; ++i)
+    JG_RETURN_IF(d->cuda_options[i] == NULL || d->cuda_options[i][0] == '\0', JG_EINVAL, err,
+                 "jg_catalog_register: kernel '%s': cuda option %zu is NULL or empty", d->name,
+                 i);
   const char *impl = d->host_impl_name != NULL ? d->host_impl_name : "c";
   JG_RETURN_IF(known_index(impl) < 0, JG_EINVAL, err,
                "jg_catalog_register: kernel '%s': '%s' is not a host implementation name "
@@ -872,6 +927,12 @@ jg_status jg_catalog_register(const jg_kernel_desc *d, const jg_kernel **out, jg
   JG_RETURN_IF(d->threads_from < -1 || d->threads_from >= (int)d->n_params, JG_EINVAL, err,
                "jg_catalog_register: kernel '%s': threads_from %d is not a parameter", d->name,
                d->threads_from);
+  JG_RETURN_IF(d->threads_from >= 0 && d->params != NULL &&
+                   d->params[d->threads_from].kind == JG_PARAM_SCALAR &&
+                   is_float(d->params[d->threads_from].dtype),
+               JG_EINVAL, err,
+               "jg_catalog_register: kernel '%s': threads_from names a float scalar; it needs an "
+               "integer scalar or an array", d->name);
   JG_RETURN_IF(d->missing_cuda < JG_MISSING_CUDA_DEFAULT ||
                    d->missing_cuda > JG_MISSING_CUDA_FALLBACK,
                JG_EINVAL, err, "jg_catalog_register: kernel '%s': unknown policy %d", d->name,
@@ -893,9 +954,13 @@ jg_status jg_catalog_register(const jg_kernel_desc *d, const jg_kernel **out, jg
                     JG_EINVAL, err, (int64_t)i,
                     "jg_catalog_register: kernel '%s': parameter '%s' has direction %d "
                     "(scalars are IN)", d->name, p->name, (int)p->dir);
-    JG_RETURN_IF_AT(!valid_dtype(p->dtype) || p->type_var != NULL, JG_EINVAL, err, (int64_t)i,
-                    "jg_catalog_register: kernel '%s': parameter '%s' needs a concrete dtype "
-                    "(no type variables)", d->name, p->name);
+    JG_RETURN_IF_AT(p->type_var != NULL, JG_EINVAL, err, (int64_t)i,
+                    "jg_catalog_register: kernel '%s': parameter '%s' has a type variable; "
+                    "register one kernel per dtype", d->name, p->name);
+    JG_RETURN_IF_AT(!valid_dtype(p->dtype), JG_EINVAL, err, (int64_t)i,
+                    "jg_catalog_register: kernel '%s': parameter '%s' has dtype %s; kernels take "
+                    "bool, integers, float32 and float64", d->name, p->name,
+                    jg_dtype_name(p->dtype));
     JG_RETURN_IF_AT(p->min_length_param >= (int)d->n_params ||
                         (p->min_length_param >= 0 &&
                          (d->params[p->min_length_param].kind != JG_PARAM_SCALAR ||
@@ -921,6 +986,11 @@ jg_status jg_catalog_register(const jg_kernel_desc *d, const jg_kernel **out, jg
   DUP(u->k.cuda_source, d->cuda_source);
   DUP(u->k.cuda_entry, d->cuda_entry != NULL ? d->cuda_entry : d->name);
   DUP(u->k.cuda_path, d->cuda_path != NULL ? d->cuda_path : "(registered kernel)");
+  char label[MAX_NAME + 32];
+  snprintf(label, sizeof label, "%s.cu", d->name);
+  DUP(u->k.cuda_source_name, label);
+  snprintf(label, sizeof label, "fallback of kernel '%s'", d->name);
+  DUP(u->k.fallback_what, label);
   DUP(u->impls[0], impl);
   for (size_t i = 0; i < d->n_params; ++i) {
     u->params[i] = d->params[i];

@@ -49,7 +49,7 @@ static void add(report *r, const char *fmt, ...) {
 /* The source without comments, string contents and backslash-newlines. malloc'd. */
 static char *clean_source(const char *s) {
   const size_t n = strlen(s);
-  char *o = malloc(n + 1);
+  char *o = malloc(n + 1); /* every input byte yields at most one output byte */
   if (o == NULL) return NULL;
   size_t j = 0;
   for (size_t i = 0; i < n; ++i) {
@@ -68,11 +68,14 @@ static char *clean_source(const char *s) {
       o[j++] = '\n';
       continue;
     }
-    if (s[i] == '"') {
-      o[j++] = '"';
-      for (++i; i < n && s[i] != '"'; ++i)
-        if (s[i] == '\\') ++i;
-      o[j++] = '"';
+    if (s[i] == '"' || s[i] == '\'') {
+      /* A string or character literal becomes an empty one (its content could hold anything,
+       * parentheses and quotes included); an unterminated one runs to the end. */
+      const char q = s[i];
+      o[j++] = q;
+      for (++i; i < n && s[i] != q; ++i)
+        if (s[i] == '\\' && i + 1 < n) ++i;
+      if (i < n) o[j++] = q;
       continue;
     }
     o[j++] = s[i];
@@ -140,6 +143,7 @@ static bool parse_params(const char *b, const char *e, parsed_param *out, size_t
 static bool find_function(const char *src, const char *prefix, bool need_global,
                           const char **b, const char **e) {
   const size_t pl = strlen(prefix);
+  if (pl == 0) return false;
   for (const char *p = strstr(src, prefix); p != NULL; p = strstr(p + 1, prefix)) {
     if (p > src && ident_char(p[-1])) continue;
     const char *q = p + pl;

@@ -345,9 +345,16 @@ jg_status jg_kernel_parity(const jg_kernel *k, const jg_parity_options *opt,
     JG_RETURN_IF(!has_impl(k, other), JG_ENOTFOUND, err,
                  "kernel '%s' has no '%s' host implementation", k->name, other);
   }
-  JG_RETURN_IF(o.make_args == NULL && k->parity == NULL, JG_ENOTSUP, err,
-               "kernel '%s' has no parity cases (add src/kernels/%s/%s_parity.c and "
-               "\"parity_cases\" to %s.json)", k->name, k->name, k->name, k->name);
+  if (o.make_args == NULL && k->parity == NULL) {
+    if (k->user_host != NULL) {
+      return jg_error_set(err, JG_ENOTSUP, -1,
+                          "kernel '%s' has no parity cases of its own (registered kernels "
+                          "need jg_parity_options.make_args)", k->name);
+    }
+    return jg_error_set(err, JG_ENOTSUP, -1,
+                        "kernel '%s' has no parity cases (add src/kernels/%s/%s_parity.c and "
+                        "\"parity_cases\" to %s.json)", k->name, k->name, k->name, k->name);
+  }
   int n_cases = o.n_cases;
   if (n_cases <= 0) n_cases = o.make_args == NULL ? k->n_parity_cases : 0;
   JG_RETURN_IF(n_cases <= 0, JG_EINVAL, err, "jg_kernel_parity: n_cases must be positive");

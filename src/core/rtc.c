@@ -16,6 +16,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -627,13 +628,19 @@ jg_status jg_rtc_compile_file(const char *path, const char *const *names, size_t
   *out = NULL;
   JG_RETURN_IF(path == NULL, JG_EINVAL, err, "jg_rtc_compile_file: path is NULL");
 #if RTC_CUDA
-  FILE *f = fopen(path, "rb");
-  JG_RETURN_IF(f == NULL, JG_EIO, err, "jg_rtc_compile_file: cannot open '%s': %s", path,
+  /* Opened non-blocking (a FIFO must not wait for a writer), then refused unless regular. */
+  const int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  JG_RETURN_IF(fd < 0, JG_EIO, err, "jg_rtc_compile_file: cannot open '%s': %s", path,
                strerror(errno));
   struct stat stt;
-  if (fstat(fileno(f), &stt) != 0 || !S_ISREG(stt.st_mode)) {
-    fclose(f);
+  if (fstat(fd, &stt) != 0 || !S_ISREG(stt.st_mode)) {
+    close(fd);
     return jg_error_set(err, JG_EIO, -1, "jg_rtc_compile_file: '%s' is not a regular file", path);
+  }
+  FILE *f = fdopen(fd, "rb");
+  if (f == NULL) {
+    close(fd);
+    return jg_error_set(err, JG_ENOMEM, -1, "jg_rtc_compile_file: cannot read '%s'", path);
   }
   size_t cap = 4096, len = 0;
   char *text = malloc(cap);

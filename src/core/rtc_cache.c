@@ -54,7 +54,8 @@ void jgi_rtc_binary_free(jgi_rtc_binary *b) {
 
 /* Reads the regular file at `path` whole into a malloc'd, NUL-terminated buffer. */
 static bool read_whole_file(const char *path, char **data, size_t *len) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  /* O_NONBLOCK: opening a FIFO must not wait for a writer; it is then refused as not regular. */
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return false;
   struct stat st;
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0 ||
@@ -641,6 +642,13 @@ bool jgi_rtc_cache_write(const char *dir, const jgi_rtc_key *key, int arch,
   if (tmp == NULL) goto done;
   int fd = mkstemp(tmp);
   if (fd < 0) goto done;
+  {
+    /* mkstemp makes the file 0600; entries are as readable as the user's umask lets files be,
+     * so that a cache shared by several users is read, not taken for corrupt and rewritten. */
+    const mode_t mask = umask(0);
+    umask(mask);
+    (void)fchmod(fd, (mode_t)0666 & ~mask);
+  }
   size_t put = 0;
   while (put < len) {
     ssize_t w = write(fd, buf + put, len - put);

@@ -309,6 +309,6 @@ jg_status jg_transfer_expect_none(const jg_transfer_counter *c, unsigned kinds_m
   char report[JG_ERROR_MESSAGE_SIZE];
   (void)report_impl(c, mask, report, sizeof report);
   return jg_error_set(err, JG_ESTATE, (int64_t)n,
-                      "expected no transfers (%s) but %llu were recorded:\n%s", kinds,
-                      (unsigned long long)n, report);
+                      "expected no transfers (%s) but %llu %s recorded:\n%s", kinds,
+                      (unsigned long long)n, n == 1 ? "was" : "were", report);
 }

@@ -70,6 +70,7 @@ struct jg_kernel {
   const jgi_kernel_variant *variants;
   size_t n_variants;
   const char *cuda_path;             /**< "src/kernels/<name>/<name>_cuda.cu" */
+  const char *fallback_what;         /**< "fallback of kernel '<name>'": transfer events */
   const char *cuda_source;           /**< embedded CUDA source, NUL-terminated; NULL if none */
   const char *host_source;           /**< embedded host sources, NUL-terminated; NULL if none */
   int block;                         /**< default threads per block */
@@ -86,6 +87,7 @@ struct jg_kernel {
   jg_host_kernel_fn user_host;
   void *user_host_user;
   const char *cuda_entry;
+  const char *cuda_source_name;      /**< NVRTC's name of the source ("<name>.cu") */
   const char *const *cuda_options;
   size_t n_cuda_options;
   jgi_kernel_state *state;

@@ -65,10 +65,14 @@ static void arena_free(arena *a) {
  * kinds (after a device synchronisation), cudaMemcpy / cudaMemset for device memory. */
 static void arena_put(uint8_t *a, int mem, const void *host, size_t n) {
   CUDA_OK(cudaDeviceSynchronize());
-  if (mem == MEM_DEVICE)
+  if (mem == MEM_DEVICE) {
     CUDA_OK(cudaMemcpy(a, host, n, cudaMemcpyHostToDevice));
-  else
+    /* cudaMemcpy from pageable memory may return before the DMA to the device is done, and the
+     * copies under test run on g_stream, a non-blocking stream that does not wait for it. */
+    CUDA_OK(cudaDeviceSynchronize());
+  } else {
     memcpy(a, host, n);
+  }
 }
 
 static void arena_get(void *host, const uint8_t *a, int mem, size_t n) {

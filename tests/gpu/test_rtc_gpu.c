@@ -164,6 +164,8 @@ static void test_saxpy(void **state) {
   jg_stream s = NULL;
   JGT_OK(jg_stream_create(&s, &jgt_err_));
   CUDA_OK(cudaMemcpy(dy, hy, sizeof hy, cudaMemcpyHostToDevice));
+  /* a pageable cudaMemcpy may return before its DMA is done; s does not wait for it */
+  CUDA_OK(cudaDeviceSynchronize());
   args[0] = jg_arg_f64(-1.0);
   memset(&l, 0, sizeof l);
   l.stream = s;

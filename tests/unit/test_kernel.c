@@ -136,7 +136,10 @@ static void test_fill_host_every_variant(void **state) {
     const int64_t isz = jg_dtype_itemsize(dt);
     unsigned char buf[8 * 8];
     memset(buf, 0xAB, sizeof buf);
-    jg_kernel_arg args[3] = {jg_arg_i64(5), jg_arg_f64(7.0), jg_arg_array(buf, 8, dt, host)};
+    const bool fl = dt == JG_DTYPE_FLOAT32 || dt == JG_DTYPE_FLOAT64;
+    jg_kernel_arg args[3] = {jg_arg_i64(5),
+                             fl ? jg_arg_f64(7.0) : jg_arg_i64(dt == JG_DTYPE_BOOL ? 1 : 7),
+                             jg_arg_array(buf, 8, dt, host)};
     JGT_OK(jg_kernel_call(k, args, 3, NULL, &jgt_err_));
     for (int i = 0; i < 8; ++i) {
       const unsigned char *e = buf + i * isz;
@@ -206,6 +209,18 @@ static void test_call_argument_errors(void **state) {
   assert_int_equal(jg_kernel_call(k, b, 3, NULL, &err), JG_ESHAPE);
   JGT_CONTAINS(err.message, "parameter 'out' (2) has 4 elements, needs at least 5 (n+0)");
   assert_int_equal(err.index, 2);
+  /* the value has the array's type: checked to fit, never converted with undefined results */
+  int8_t small[4];
+  jg_kernel_arg c[3] = {jg_arg_i64(4), jg_arg_i64(300),
+                        jg_arg_array(small, 4, JG_DTYPE_INT8, host)};
+  assert_int_equal(jg_kernel_call(k, c, 3, NULL, &err), JG_EOVERFLOW);
+  JGT_CONTAINS(err.message, "scalar 'value' (1) = 300 does not fit int8");
+  c[1] = jg_arg_f64(1e10);
+  assert_int_equal(jg_kernel_call(k, c, 3, NULL, &err), JG_EDTYPE);
+  c[1] = jg_arg_i64(-128);
+  assert_int_equal(jg_kernel_call(k, c, 3, NULL, &err), JG_OK);
+  assert_int_equal(small[3], -128);
+  /* an output overlapping another array of the call */
   /* n = 0 with an empty NULL array is fine */
   b[0] = jg_arg_i64(0);
   b[2] = jg_arg_array(NULL, 0, JG_DTYPE_FLOAT64, host);
@@ -277,6 +292,17 @@ static void child_registered_kernel(void) {
   CHILD_CHECK(strstr(err.message, "parameter 'y' (3) is on cuda:0 but parameter 'x' (2) is on "
                                   "cpu") != NULL);
   CHILD_CHECK(strstr(err.message, "jg_array_to_device") != NULL && err.index == 3);
+  /* an output overlapping an input, and an unknown device type */
+  double xy[4] = {1, 2, 3, 4};
+  jg_kernel_arg o[4] = {jg_arg_i64(3), jg_arg_f64(2.0),
+                        jg_arg_array(xy, 3, JG_DTYPE_FLOAT64, host),
+                        jg_arg_array(xy + 1, 3, JG_DTYPE_FLOAT64, host)};
+  CHILD_CHECK(jg_kernel_call(k, o, 4, NULL, &err) == JG_EINVAL);
+  CHILD_CHECK(strstr(err.message, "output parameter 'y' (3) overlaps parameter 'x' (2)") != NULL);
+  CHILD_CHECK(xy[1] == 2 && xy[3] == 4); /* nothing written */
+  o[3] = jg_arg_array(y, 3, JG_DTYPE_FLOAT64, (jg_device){(jg_device_type)77, 0});
+  CHILD_CHECK(jg_kernel_call(k, o, 4, NULL, &err) == JG_EINVAL);
+  CHILD_CHECK(strstr(err.message, "has an unknown device type 77") != NULL);
   /* device arguments without CUDA code: the raise policy names the kernel and the file */
   a[2].v.array.device = (jg_device){JG_DEVICE_CUDA, 0};
   CHILD_CHECK(jg_kernel_call(k, a, 4, NULL, &err) == JG_ENOTSUP);
@@ -380,12 +406,12 @@ static void test_register_errors(void **state) {
   p[1].min_length_param = -1;
   p[1].type_var = "T";
   assert_int_equal(jg_catalog_register(&d, NULL, &err), JG_EINVAL);
-  JGT_CONTAINS(err.message, "needs a concrete dtype");
+  JGT_CONTAINS(err.message, "has a type variable; register one kernel per dtype");
   p[1] = scale_params[3];
   p[1].min_length_param = -1;
   p[1].dtype = JG_DTYPE_FLOAT16;
   assert_int_equal(jg_catalog_register(&d, NULL, &err), JG_EINVAL);
-  JGT_CONTAINS(err.message, "needs a concrete dtype");
+  JGT_CONTAINS(err.message, "has dtype float16");
   p[1] = scale_params[3];
   p[1].min_length_param = 0; /* 'x', an array */
   assert_int_equal(jg_catalog_register(&d, NULL, &err), JG_EINVAL);
@@ -397,6 +423,46 @@ static void test_register_errors(void **state) {
   d = scale_desc("ok_name", NULL);
   d.block = 2048;
   assert_int_equal(jg_catalog_register(&d, NULL, &err), JG_EINVAL);
+  d = scale_desc("ok_name", NULL);
+  d.n_cuda_options = 2;
+  assert_int_equal(jg_catalog_register(&d, NULL, &err), JG_EINVAL);
+  JGT_CONTAINS(err.message, "cuda_options is NULL with n_cuda_options 2");
+  const char *opts[2] = {"-DX=1", NULL};
+  d.cuda_options = opts;
+  assert_int_equal(jg_catalog_register(&d, NULL, &err), JG_EINVAL);
+  JGT_CONTAINS(err.message, "cuda option 1 is NULL or empty");
+  opts[1] = "";
+  assert_int_equal(jg_catalog_register(&d, NULL, &err), JG_EINVAL);
+  d = scale_desc("ok_name", NULL);
+  d.cuda_source = "extern \"C\" __global__ void k(long n) {}";
+  const char *entries[3] = {"", "tk<double>", "k; int y"};
+  for (int i = 0; i < 3; ++i) {
+    d.cuda_entry = entries[i];
+    assert_int_equal(jg_catalog_register(&d, NULL, &err), JG_EINVAL);
+    JGT_CONTAINS(err.message, "must be the plain name of an extern \"C\" __global__ function");
+  }
+  d = scale_desc("ok_name", NULL);
+  d.reserved[2] = 1;
+  assert_int_equal(jg_catalog_register(&d, NULL, &err), JG_EINVAL);
+  JGT_CONTAINS(err.message, "desc.reserved must be zero");
+  char longname[80];
+  memset(longname, 'a', 79);
+  longname[79] = '\0';
+  d = scale_desc(longname, NULL);
+  assert_int_equal(jg_catalog_register(&d, NULL, &err), JG_EINVAL);
+  JGT_CONTAINS(err.message, "at most 64 characters (this one has 79)");
+  d = scale_desc("ok_name", NULL);
+  d.threads_from = 1; /* s, a float */
+  assert_int_equal(jg_catalog_register(&d, NULL, &err), JG_EINVAL);
+  JGT_CONTAINS(err.message, "threads_from names a float scalar");
+  jg_kernel_param pc[1] = {scale_params[1]};
+  pc[0].dtype = JG_DTYPE_COMPLEX128;
+  d = scale_desc("ok_name", NULL);
+  d.params = pc;
+  d.n_params = 1;
+  d.threads_from = -1;
+  assert_int_equal(jg_catalog_register(&d, NULL, &err), JG_EINVAL);
+  JGT_CONTAINS(err.message, "has dtype complex128");
   /* none of these registered anything */
   const jg_kernel *k;
   assert_int_equal(jg_catalog_find("ok_name", &k, &err), JG_ENOTFOUND);
@@ -605,6 +671,31 @@ static void child_check_mismatches(void) {
   CHILD_CHECK(strstr(err.message, "kernel 'chk_swapped'") != NULL);
 }
 
+static void child_check_literals(void) {
+  jg_error err;
+  /* A character literal holding a quote, and (another kernel) a source ending inside a string:
+   * the first is fine, the second has no parsable kernel; neither may crash the check. */
+  jg_kernel_desc d = scale_desc("chk_quote", NULL);
+  d.cuda_source = "__device__ const char q = '\"';\n"
+                  "extern \"C\" __global__ void scale_k(int n, double s, const double *x,\n"
+                  "                                     double *y) { (void)q; }\n";
+  d.cuda_entry = "scale_k";
+  CHILD_CHECK(jg_catalog_register(&d, NULL, &err) == JG_OK);
+  char report[8192];
+  CHILD_CHECK(jg_catalog_check(report, sizeof report, &err) == JG_OK);
+  d = scale_desc("chk_unterminated", NULL);
+  d.cuda_source = "__global__ void scale_k(int n, double s, const double *x, double *y) {}\"";
+  d.cuda_entry = "scale_k";
+  CHILD_CHECK(jg_catalog_register(&d, NULL, &err) == JG_OK);
+  CHILD_CHECK(jg_catalog_check(report, sizeof report, &err) == JG_OK);
+  d = scale_desc("chk_open", NULL);
+  d.cuda_source = "__global__ void scale_k(int n, \"double s, const double *x, double *y) {}";
+  d.cuda_entry = "scale_k";
+  CHILD_CHECK(jg_catalog_register(&d, NULL, &err) == JG_OK);
+  CHILD_CHECK(jg_catalog_check(report, sizeof report, &err) == JG_EVALUE);
+  CHILD_CHECK(strstr(report, "kernel 'chk_open'") != NULL);
+}
+
 static void child_check_types(void) {
   jg_error err;
   jg_kernel_desc d = scale_desc("chk_types", NULL);
@@ -625,6 +716,7 @@ static void test_check_mismatches(void **state) {
   (void)state;
   in_child(child_check_mismatches);
   in_child(child_check_types);
+  in_child(child_check_literals);
 }
 
 /* ------------------------------------------------------------ parity */
@@ -720,8 +812,8 @@ static void child_parity_mismatch(void) {
   o.make_args = NULL;
   o.n_cases = 0;
   CHILD_CHECK(jg_kernel_parity(k, &o, &r, &err) == JG_ENOTSUP);
-  CHILD_CHECK(strstr(err.message, "has no parity cases (add src/kernels/drifting/"
-                                  "drifting_parity.c") != NULL);
+  CHILD_CHECK(strstr(err.message, "kernel 'drifting' has no parity cases of its own (registered "
+                                  "kernels need jg_parity_options.make_args)") != NULL);
 }
 
 static void test_parity_detects_differences(void **state) {

@@ -447,8 +447,19 @@ static void test_compile_file(void **state) {
   assert_null(p);
   JGT_STATUS(JG_EIO, jg_rtc_compile_file(dir, NULL, 0, &o, &p, &err));
   JGT_CONTAINS(err.message, "not a regular file");
+
+  /* A FIFO as the file is refused without blocking (no writer ever opens it: a blocking open
+   * would hang). A FIFO where a cache entry should be: test_cache_entry_fifo. (A FIFO as an
+   * included header is passed over by the cache key's include walk, but NVRTC itself would then
+   * block opening it, so it is not tested here.) */
+  char fifo[160];
+  snprintf(fifo, sizeof fifo, "%s/fifo.cu", dir);
+  assert_int_equal(mkfifo(fifo, 0600), 0);
+  JGT_STATUS(JG_EIO, jg_rtc_compile_file(fifo, NULL, 0, &o, &p, &err));
+  JGT_CONTAINS(err.message, "not a regular file");
   remove_tree(dir);
 }
+
 
 /* ------------------------------------------------------------------------------------------ */
 /* Cache                                                                                       */
@@ -718,6 +729,26 @@ static void test_cache_corrupt(void **state) {
 }
 
 /* Several processes compile the same program into a fresh cache at once. */
+static void test_cache_entry_fifo(void **state) {
+  (void)state;
+  REQUIRE_NVRTC();
+  char dir[64], key[33], path[256];
+  make_tmpdir(dir, sizeof dir);
+  compile_expect(dir, false, key);
+  entry_path(path, sizeof path, dir, key);
+  assert_int_equal(unlink(path), 0);
+  assert_int_equal(mkfifo(path, 0600), 0);
+  jg_rtc_stats before, after;
+  jg_rtc_stats_get(&before);
+  compile_expect(dir, false, key); /* a miss, compiled again */
+  jg_rtc_stats_get(&after);
+  assert_int_equal(after.compiles, before.compiles + 1);
+  struct stat st;
+  assert_int_equal(stat(path, &st), 0);
+  assert_true(S_ISREG(st.st_mode)); /* replaced by a real entry */
+  remove_tree(dir);
+}
+
 static void test_cache_concurrent_processes(void **state) {
   (void)state;
   REQUIRE_NVRTC();
@@ -1074,6 +1105,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_cache_hit),
       cmocka_unit_test(test_cache_key),
       cmocka_unit_test(test_cache_corrupt),
+      cmocka_unit_test(test_cache_entry_fifo),
       cmocka_unit_test(test_cache_concurrent_processes),
       cmocka_unit_test(test_cache_directory_settings),
       cmocka_unit_test(test_compile_all),

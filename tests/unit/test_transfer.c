@@ -381,7 +381,7 @@ static void test_expect_none(void **state) {
   assert_int_equal(err.index, 1);
   /* The report in the message is limited to the masked kinds. */
   assert_string_equal(err.message,
-                      "expected no transfers (to_device, to_host) but 1 were recorded:\n"
+                      "expected no transfers (to_device, to_host) but 1 was recorded:\n"
                       "to_host: 1 event, 8 bytes\n"
                       "  to_host x1 8 bytes at t.c:9 (validate: error words)");
   JGT_OK(jg_transfer_expect_none(&c, JG_TRANSFER_MASK(JG_TRANSFER_FALLBACK), &err));

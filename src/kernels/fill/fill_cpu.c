@@ -2,10 +2,9 @@
 #include "jgk_fill.h"
 
 #define FILL(T, S)                                                                     \
-  jg_status jgk_fill_c_##S(int64_t n, double value, T *out, jg_error *err) {           \
+  jg_status jgk_fill_c_##S(int64_t n, T value, T *out, jg_error *err) {              \
     (void)err;                                                                         \
-    const T v = (T)value;                                                              \
-    for (int64_t i = 0; i < n; ++i) out[i] = v;                                        \
+    for (int64_t i = 0; i < n; ++i) out[i] = value;                                        \
     return JG_OK;                                                                      \
   }
 JGK_FILL_VARIANTS(FILL)

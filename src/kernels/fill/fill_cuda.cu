@@ -1,6 +1,5 @@
 /* fill_cuda.cu: CUDA implementation of kernel "fill" (fill.json). */
 template <typename T>
-__global__ void jgk_fill(int64_t n, double value, T *out) {
-  const T v = (T)value;
-  JGK_FOR(i, n) out[i] = v;
+__global__ void jgk_fill(int64_t n, T value, T *out) {
+  JGK_FOR(i, n) out[i] = value;
 }

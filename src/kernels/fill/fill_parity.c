@@ -11,13 +11,15 @@ jg_status jgk_fill_parity(jg_parity_ctx *ctx, int case_index, jg_kernel_arg *arg
                                        "random value"};
   const int64_t n = sizes[case_index];
   jg_parity_case_name(ctx, names[case_index]);
-  /* In [0, 100): representable in every variant's type, so the conversion is defined. */
-  const double value = case_index == 5 ? (double)(jg_parity_random(ctx) % 100) : 1.0;
+  /* In [0, 100): representable in every variant's type (0 or 1 for bool). */
   const jg_dtype dt = jg_parity_dtype(ctx, 2);
+  int64_t value = case_index == 5 ? (int64_t)(jg_parity_random(ctx) % 100) : 1;
+  if (dt == JG_DTYPE_BOOL) value = value % 2;
   void *out = jg_parity_alloc(ctx, n + 3, dt);
   if (out == NULL) return jg_error_set(err, JG_ENOMEM, -1, "fill parity: out of memory");
   args[0] = jg_arg_i64(n);
-  args[1] = jg_arg_f64(value);
+  args[1] = dt == JG_DTYPE_FLOAT32 || dt == JG_DTYPE_FLOAT64 ? jg_arg_f64((double)value + 0.25)
+                                                               : jg_arg_i64(value);
   args[2] = jg_arg_array(out, n + 3, dt, (jg_device)JG_DEVICE_HOST_INIT);
   return JG_OK;
 }

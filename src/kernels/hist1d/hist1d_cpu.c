@@ -1,0 +1,53 @@
+/* hist1d_cpu.c: host reference of kernel "hist1d" (hist1d.json).
+ *
+ * counts (n_bins + 4 doubles): [0] underflow, [1..n_bins] bins, [n_bins+1] overflow,
+ * [n_bins+2] entries (values in any bin), [n_bins+3] NaN values skipped. sumw2 (n_bins + 2):
+ * summed squared weights per bin. Values are added to what the arrays hold. The bin of v is
+ * computed in double precision as (v - lo) / w with w = (hi - lo) / n_bins, exactly as the CUDA
+ * side does, so that both put every value in the same bin. */
+#include <math.h>
+
+#include "jgk_hist1d.h"
+
+/* The slot of v in counts (0 underflow, 1..n_bins, n_bins + 1 overflow), or -1 for NaN. */
+static int64_t slot(double v, int64_t n_bins, double lo, double hi, double w) {
+  if (isnan(v)) return -1;
+  if (v < lo) return 0;
+  if (v >= hi) return n_bins + 1;
+  int64_t k = (int64_t)floor((v - lo) / w);
+  if (k >= n_bins) k = n_bins - 1; /* rounding just below hi */
+  if (k < 0) k = 0;
+  return k + 1;
+}
+
+static jg_status axis_ok(int64_t n_bins, double lo, double hi, jg_error *err) {
+  if (n_bins < 1 || !isfinite(lo) || !isfinite(hi) || !(lo < hi)) {
+    return jgk_hist1d_error(err, JGK_HIST1D_BAD_AXIS, n_bins);
+  }
+  return JG_OK;
+}
+
+#define HIST(T, W, S)                                                                           \
+  jg_status jgk_hist1d_c_##S(int64_t n, const T *values, int64_t nw, const W *weights,          \
+                             int64_t n_bins, double lo, double hi, int64_t use_shared,          \
+                             double *counts, double *sumw2, jg_error *err) {                    \
+    (void)use_shared;                                                                           \
+    if (n == 0) return JG_OK; /* as the CUDA side, which launches nothing for no values */      \
+    jg_status st = axis_ok(n_bins, lo, hi, err);                                                \
+    if (st != JG_OK) return st;                                                                 \
+    if (nw > 0 && nw < n) return jgk_hist1d_error(err, JGK_HIST1D_WEIGHTS_SHORT, nw);           \
+    const double w = (hi - lo) / (double)n_bins;                                                \
+    for (int64_t i = 0; i < n; ++i) {                                                           \
+      const int64_t s = slot((double)values[i], n_bins, lo, hi, w);                             \
+      if (s < 0) {                                                                              \
+        counts[n_bins + 3] += 1.0;                                                              \
+        continue;                                                                               \
+      }                                                                                         \
+      const double wt = nw > 0 ? (double)weights[i] : 1.0;                                      \
+      counts[s] += wt;                                                                          \
+      sumw2[s] += wt * wt;                                                                      \
+      counts[n_bins + 2] += 1.0;                                                                \
+    }                                                                                           \
+    return JG_OK;                                                                               \
+  }
+JGK_HIST1D_VARIANTS(HIST)

@@ -1,0 +1,548 @@
+/* reduce.c: per-list reductions of jagged arrays (ops.h: jg_reducer_name, jg_array_reduce,
+ * jg_array_num), with Awkward Array 2.x's semantics at axis -1 (ak.sum, ak.min, ak.argmax, ...).
+ *
+ * How: the array's tree is a chain of single-content nodes down to a leaf. The innermost list
+ * node of the chain (list-offset or list) is reduced by one call of a catalog kernel (list_sum,
+ * list_minmax, list_argminmax, list_count, list_count_nonzero, list_anyall, list_mean) that takes
+ * the lists as starts and stops: a list-offset node passes offsets[0..n) and offsets[1..n+1) as
+ * two pointers into its one buffer, a list node its starts and stops, so nothing is copied unless
+ * a buffer is strided. The kernel runs where the array lives (host loop or CUDA), its outputs are
+ * new buffers on that backend, and the nodes above the innermost list are made again over their
+ * own buffers (shared, not copied) with the reduced values in its place. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal/jgi_array.h"
+#include "internal/jgi_check.h"
+#include "internal/jgi_cuda.h"
+#include "jagged/kernel.h"
+#include "jagged/ops.h"
+
+/* The reduction kernels of the catalog (generated descriptors, src/kernels/list_<name>/). */
+extern JGI_HIDDEN const jg_kernel jgi_kernel_list_sum;
+extern JGI_HIDDEN const jg_kernel jgi_kernel_list_minmax;
+extern JGI_HIDDEN const jg_kernel jgi_kernel_list_argminmax;
+extern JGI_HIDDEN const jg_kernel jgi_kernel_list_count;
+extern JGI_HIDDEN const jg_kernel jgi_kernel_list_count_nonzero;
+extern JGI_HIDDEN const jg_kernel jgi_kernel_list_anyall;
+extern JGI_HIDDEN const jg_kernel jgi_kernel_list_mean;
+
+const char *jg_reducer_name(jg_reducer r) {
+  switch (r) {
+    case JG_REDUCE_SUM:
+      return "sum";
+    case JG_REDUCE_PROD:
+      return "prod";
+    case JG_REDUCE_MIN:
+      return "min";
+    case JG_REDUCE_MAX:
+      return "max";
+    case JG_REDUCE_ARGMIN:
+      return "argmin";
+    case JG_REDUCE_ARGMAX:
+      return "argmax";
+    case JG_REDUCE_COUNT:
+      return "count";
+    case JG_REDUCE_COUNT_NONZERO:
+      return "count_nonzero";
+    case JG_REDUCE_ANY:
+      return "any";
+    case JG_REDUCE_ALL:
+      return "all";
+    case JG_REDUCE_MEAN:
+      return "mean";
+  }
+  return "unknown";
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Small helpers                                                                               */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Prepends "fn: " to err's message (after a callee that does not know the public name). */
+static jg_status with_prefix(jg_status st, const char *fn, jg_error *err) {
+  if (st == JG_OK || err == NULL) return st;
+  const size_t cap = sizeof err->message - 1;
+  const size_t plen = strlen(fn) + 2;
+  if (plen >= cap) return st;
+  size_t mlen = 0;
+  while (mlen < cap && err->message[mlen] != '\0') mlen++;
+  if (mlen > cap - plen) mlen = cap - plen;
+  memmove(err->message + plen, err->message, mlen);
+  memcpy(err->message, fn, plen - 2);
+  err->message[plen - 2] = ':';
+  err->message[plen - 1] = ' ';
+  err->message[plen + mlen] = '\0';
+  return st;
+}
+
+static bool is_list(jg_node_kind k) {
+  return k == JG_NODE_LIST_OFFSET || k == JG_NODE_LIST;
+}
+
+static bool is_option(jg_node_kind k) {
+  return k == JG_NODE_BYTE_MASKED || k == JG_NODE_BIT_MASKED || k == JG_NODE_INDEXED_OPTION;
+}
+
+/* Nodes with exactly one content, which the walk follows. */
+static bool has_one_content(jg_node_kind k) {
+  return is_list(k) || is_option(k) || k == JG_NODE_REGULAR;
+}
+
+/* The eleven dtypes the reduction kernels take as content. */
+static bool is_reducible_dtype(jg_dtype d) {
+  return (d >= JG_DTYPE_BOOL && d <= JG_DTYPE_UINT64) || d == JG_DTYPE_FLOAT32 ||
+         d == JG_DTYPE_FLOAT64;
+}
+
+/* Result dtype of sum and prod (NumPy's accumulator types, as Awkward gives them). */
+static jg_dtype sum_dtype(jg_dtype t) {
+  switch (t) {
+    case JG_DTYPE_BOOL:
+    case JG_DTYPE_INT8:
+    case JG_DTYPE_INT16:
+    case JG_DTYPE_INT32:
+    case JG_DTYPE_INT64:
+      return JG_DTYPE_INT64;
+    case JG_DTYPE_UINT8:
+    case JG_DTYPE_UINT16:
+    case JG_DTYPE_UINT32:
+    case JG_DTYPE_UINT64:
+      return JG_DTYPE_UINT64;
+    default:
+      return t;
+  }
+}
+
+/* Whether a subtree has an axis of its own below its top level: a list or regular node, or
+ * numeric data of ndim > 1 (records and options are looked through). Depth-capped: trees deeper
+ * than 1000 levels count as having one, so they are refused. */
+static bool has_inner_axis(const jg_array *a, int depth) {
+  if (depth > 1000) return true;
+  switch (a->kind) {
+    case JG_NODE_LIST_OFFSET:
+    case JG_NODE_LIST:
+    case JG_NODE_REGULAR:
+      return true;
+    case JG_NODE_NUMERIC:
+      return a->buffers[0].layout.ndim > 1;
+    default:
+      break;
+  }
+  for (int k = 0; k < a->nchildren; k++) {
+    if (has_inner_axis(a->children[k], depth + 1)) return true;
+  }
+  return false;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The walk: find the innermost list and check what is below it                                */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The chain of single-content nodes from the root: chain[0] = root, chain[len - 1] = the leaf
+ * (numeric, empty or record); chain[list_at] is the innermost list node. */
+typedef struct chain {
+  const jg_array **nodes;
+  size_t len;
+  size_t list_at;
+} chain;
+
+/* Fills `c` for `a` and checks that its innermost lists can be reduced with `r`; `num` (the
+ * counts of jg_array_num) reads no content, so it takes lists of anything without an axis. */
+static jg_status walk(const jg_array *a, jg_reducer r, bool num, const char *fn, chain *c,
+                      jg_error *err) {
+  size_t len = 1;
+  for (const jg_array *p = a; has_one_content(p->kind); p = p->children[0]) len++;
+  c->nodes = malloc(len * sizeof *c->nodes);
+  JG_RETURN_IF(c->nodes == NULL, JG_ENOMEM, err, "%s: out of memory", fn);
+  c->len = len;
+  size_t i = 0;
+  bool found = false;
+  for (const jg_array *p = a;; p = p->children[0]) {
+    c->nodes[i] = p;
+    if (is_list(p->kind)) {
+      c->list_at = i;
+      found = true;
+    }
+    if (!has_one_content(p->kind)) break;
+    i++;
+  }
+  const jg_array *leaf = c->nodes[len - 1];
+
+  /* The innermost axis: a regular node below the innermost list (or anywhere when there is
+   * none), or regular dimensions of numeric data, cannot be reduced in this version. */
+  for (size_t k = found ? c->list_at + 1 : 0; k < len; k++) {
+    const jg_array *p = c->nodes[k];
+    JG_RETURN_IF(p->kind == JG_NODE_REGULAR, JG_ENOTSUP, err,
+                 "%s: the innermost axis is regular (size %lld); reducing a regular axis is not "
+                 "supported in this version",
+                 fn, (long long)p->regular_size);
+  }
+  if (leaf->kind == JG_NODE_NUMERIC && leaf->buffers[0].layout.ndim > 1) {
+    const jg_layout *l = &leaf->buffers[0].layout;
+    return jg_error_set(err, JG_ENOTSUP, -1,
+                        "%s: the innermost axis is regular (size %lld, numeric data of %d "
+                        "dimensions); reducing a regular axis is not supported in this version",
+                        fn, (long long)l->shape[l->ndim - 1], (int)l->ndim);
+  }
+  /* Records: only counted by num (their fields must then have no axis of their own). */
+  if (leaf->kind == JG_NODE_RECORD && (!found || !num || has_inner_axis(leaf, 0))) {
+    return jg_error_set(err, JG_ENOTSUP, -1,
+                        "%s: cannot %s records: reduce one field at a time (jg_array_field)", fn,
+                        jg_reducer_name(r));
+  }
+  if (!found) {
+    char type[128];
+    if (jg_array_type_string(a, type, sizeof type, NULL, NULL) != JG_OK) type[0] = '\0';
+    return jg_error_set(err, JG_ESHAPE, -1,
+                        "%s: reducing along axis -1 needs a list; the array has type %s", fn, type);
+  }
+  if (num) return JG_OK; /* num reads no content */
+  const jg_array *content = c->nodes[c->list_at + 1];
+  JG_RETURN_IF(is_option(content->kind), JG_ENOTSUP, err,
+               "%s: the innermost lists hold optional values (%s node); reducing them is not "
+               "supported in this version",
+               fn, jgi_array_node_name(content->kind));
+  JG_RETURN_IF(leaf->kind == JG_NODE_NUMERIC && !is_reducible_dtype(leaf->buffers[0].dtype),
+               JG_EDTYPE, err, "%s: cannot %s %s values", fn, jg_reducer_name(r),
+               jg_dtype_name(leaf->buffers[0].dtype));
+  return JG_OK;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Buffers and kernel arguments                                                                */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Most buffers one reduction allocates: a dense copy of offsets (or of starts and of stops), of
+ * the content, the output, and the mask with its discarded companion. */
+#define MAX_TEMPS 8
+
+typedef struct ctx {
+  jg_device device;            /* the array's normalised device */
+  jg_memory_resource *mr;      /* where new buffers come from: host, or the array's GPU */
+  jg_launch launch;            /* stream of the kernels and copies */
+  jg_buffer *temps[MAX_TEMPS]; /* every buffer allocated here, released at the end (the result
+                                  nodes hold their own references) */
+  int ntemps;
+} ctx;
+
+/* A new dense 1-D view of n elements of `dtype` from ctx->mr. */
+static jg_status ctx_alloc(ctx *c, jg_len n, jg_dtype dtype, jg_view *out, jg_error *err) {
+  const int64_t isz = jg_dtype_itemsize(dtype);
+  int64_t bytes = 0;
+  JG_RETURN_IF(jgi_mul_overflow(n, isz, &bytes), JG_EOVERFLOW, err,
+               "%lld elements of %s overflow the size type", (long long)n, jg_dtype_name(dtype));
+  JG_RETURN_IF(c->ntemps == MAX_TEMPS, JG_EINTERNAL, err, "too many temporary buffers");
+  jg_buffer *b = NULL;
+  /* The legacy default stream as deallocation stream: the result may outlive opt->stream. */
+  JG_RETURN_NOT_OK(jg_buffer_allocate(c->mr, (size_t)bytes, NULL, &b, err));
+  c->temps[c->ntemps++] = b;
+  jg_layout l;
+  JG_RETURN_NOT_OK(jg_layout_init(&l, 1, &n, NULL, isz, err));
+  return jg_view_from_buffer(out, b, &l, dtype, false, err);
+}
+
+/* A kernel argument of `count` elements of the 1-D view `v` from element `first` on: the view's
+ * own memory when those elements are dense (stride 1, or at most one element), else a dense copy
+ * made on the view's backend (jg_copy_async on the ctx's stream, ahead of the kernels). */
+static jg_status view_arg(ctx *c, const jg_view *v, jg_len first, jg_len count, jg_kernel_arg *arg,
+                          jg_error *err) {
+  if (count == 0) {
+    *arg = jg_arg_array(NULL, 0, v->dtype, c->device);
+    return JG_OK;
+  }
+  if (count == 1 || v->layout.strides[0] == 1) {
+    char *p = (char *)v->base +
+              v->layout.itemsize * (v->layout.slice_offset + first * v->layout.strides[0]);
+    *arg = jg_arg_array(p, count, v->dtype, v->device);
+    return JG_OK;
+  }
+  const jg_slice s = JG_SLICE(first, first + count, 1);
+  jg_view src, dst;
+  JG_RETURN_NOT_OK(jg_view_slice(&src, v, 1, &s, err));
+  JG_RETURN_NOT_OK(ctx_alloc(c, count, v->dtype, &dst, err));
+  JG_RETURN_NOT_OK(jg_copy_async(&dst, &src, c->launch.stream, err));
+  *arg = jg_arg_array(jg_view_data(&dst), count, v->dtype, dst.device);
+  return JG_OK;
+}
+
+/* The kernel argument of a whole output view. */
+static jg_kernel_arg out_arg(const jg_view *v) {
+  return jg_arg_array(jg_view_data(v), v->layout.shape[0], v->dtype, v->device);
+}
+
+/* The most significant byte of every element of an int64 view, as an int8 view of the same
+ * buffer: 0 for values in [0, 2^56) and -1 (0xff) for -1, so it is a byte mask that is valid where
+ * the value is >= 0 (valid_when false). Argmin and argmax give positions local to a list (far
+ * below 2^56) or -1 for an empty list, so this is their mask, with no kernel and no copy. */
+static jg_status sign_byte_view(const jg_view *v, jg_view *out, jg_error *err) {
+  const jg_len n = v->layout.shape[0];
+  const jg_stride stride = 8;
+  jg_layout l;
+  JG_RETURN_NOT_OK(jg_layout_init(&l, 1, &n, &stride, 1, err));
+#if !(defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
+  if (n > 0) l.slice_offset = 7; /* little-endian: the high byte is the last one */
+#endif
+  return jg_view_from_buffer(out, v->buffer, &l, JG_DTYPE_INT8, false, err);
+}
+
+/* A copy of the single-content node `a` (list, regular or option) over the same buffers and with
+ * the same length and flags, with `child` as its content. */
+static jg_status remake(const jg_array *a, jg_array *child, jg_array **out, jg_error *err) {
+  jg_array *c = NULL;
+  JG_RETURN_NOT_OK(jgi_array_new(a->kind, 1, &c, err));
+  c->length = a->length;
+  c->device = a->device;
+  c->backend = a->backend;
+  c->regular_size = a->regular_size;
+  c->bit_offset = a->bit_offset;
+  c->valid_when = a->valid_when;
+  c->lsb_order = a->lsb_order;
+  for (int k = 0; k < a->nbuffers; k++) jgi_array_set_buffer(c, k, &a->buffers[k]);
+  jgi_array_set_child(c, 0, child);
+  const jg_status st = jgi_array_finish(c, err);
+  if (st != JG_OK) {
+    jg_array_release(c);
+    return st;
+  }
+  *out = c;
+  return JG_OK;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The reduction of the innermost list node                                                    */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Whether empty lists give None. */
+static bool masks_empty(jg_reducer r, int mask_identity) {
+  if (mask_identity != 0) return mask_identity > 0;
+  return r == JG_REDUCE_MIN || r == JG_REDUCE_MAX || r == JG_REDUCE_ARGMIN || r == JG_REDUCE_ARGMAX;
+}
+
+/* Reduces the lists of `list` (a list-offset or list node) with `r`: *out gets a numeric array
+ * of one value per list, inside a byte-masked option when `masked` (empty lists give None).
+ * Messages carry no function name (the caller prefixes it). */
+static jg_status reduce_lists(ctx *c, const jg_array *list, jg_reducer r, bool masked,
+                              jg_array **out, jg_error *err) {
+  const jg_len n = list->length;
+  const jg_array *content = list->children[0];
+  jg_kernel_arg starts, stops;
+  if (list->kind == JG_NODE_LIST_OFFSET) {
+    const jg_view *ov = &list->buffers[0];
+    JG_RETURN_NOT_OK(view_arg(c, ov, 0, n == 0 ? 0 : n + 1, &starts, err));
+    stops = starts;
+    if (n > 0) stops.v.array.data = (char *)starts.v.array.data + ov->layout.itemsize;
+    starts.v.array.length = stops.v.array.length = n;
+  } else {
+    JG_RETURN_NOT_OK(view_arg(c, &list->buffers[0], 0, n, &starts, err));
+    JG_RETURN_NOT_OK(view_arg(c, &list->buffers[1], 0, n, &stops, err));
+  }
+
+  /* The content: numeric data (read through a dense pointer), or nothing (an empty node, read as
+   * float64 of length 0, Awkward's type for reductions of unknown values). jg_array_num reads
+   * none, and may have any content below its lists. */
+  jg_kernel_arg data = jg_arg_array(NULL, 0, JG_DTYPE_FLOAT64, c->device);
+  jg_len m = 0;
+  bool numeric_content = content->kind == JG_NODE_EMPTY;
+  if (content->kind == JG_NODE_NUMERIC && is_reducible_dtype(content->buffers[0].dtype)) {
+    const jg_view *dv = &content->buffers[0];
+    m = dv->layout.shape[0];
+    JG_RETURN_NOT_OK(view_arg(c, dv, 0, m, &data, err));
+    numeric_content = true;
+  }
+  const jg_dtype t = data.dtype;
+
+  jg_dtype rdtype = JG_DTYPE_INT64;
+  switch (r) {
+    case JG_REDUCE_SUM:
+    case JG_REDUCE_PROD:
+      rdtype = sum_dtype(t);
+      break;
+    case JG_REDUCE_MIN:
+    case JG_REDUCE_MAX:
+      rdtype = t;
+      break;
+    case JG_REDUCE_ANY:
+    case JG_REDUCE_ALL:
+      rdtype = JG_DTYPE_BOOL;
+      break;
+    case JG_REDUCE_MEAN:
+      rdtype = JG_DTYPE_FLOAT64;
+      break;
+    default:
+      break;
+  }
+  jg_view ov, mv;
+  JG_RETURN_NOT_OK(ctx_alloc(c, n, rdtype, &ov, err));
+  jg_kernel_arg args[8];
+  size_t na = 0;
+  args[na++] = jg_arg_i64(n);
+  args[na++] = starts;
+  args[na++] = stops;
+  if (r != JG_REDUCE_COUNT) {
+    args[na++] = jg_arg_i64(m);
+    args[na++] = data;
+  }
+  const jg_kernel *k = NULL;
+  bool mask_ready = false, valid_when = true;
+  switch (r) {
+    case JG_REDUCE_SUM:
+    case JG_REDUCE_PROD:
+      k = &jgi_kernel_list_sum;
+      args[na++] = jg_arg_i64(r == JG_REDUCE_PROD);
+      args[na++] = out_arg(&ov);
+      break;
+    case JG_REDUCE_MIN:
+    case JG_REDUCE_MAX:
+      k = &jgi_kernel_list_minmax;
+      args[na++] = jg_arg_i64(r == JG_REDUCE_MAX);
+      args[na++] = out_arg(&ov);
+      JG_RETURN_NOT_OK(ctx_alloc(c, n, JG_DTYPE_BOOL, &mv, err));
+      args[na++] = out_arg(&mv);
+      mask_ready = true;
+      break;
+    case JG_REDUCE_ARGMIN:
+    case JG_REDUCE_ARGMAX:
+      k = &jgi_kernel_list_argminmax;
+      args[na++] = jg_arg_i64(r == JG_REDUCE_ARGMAX);
+      args[na++] = out_arg(&ov);
+      if (masked) JG_RETURN_NOT_OK(sign_byte_view(&ov, &mv, err));
+      mask_ready = true;
+      valid_when = false;
+      break;
+    case JG_REDUCE_COUNT:
+      k = &jgi_kernel_list_count;
+      args[na++] = out_arg(&ov);
+      break;
+    case JG_REDUCE_COUNT_NONZERO:
+      k = &jgi_kernel_list_count_nonzero;
+      args[na++] = out_arg(&ov);
+      break;
+    case JG_REDUCE_ANY:
+    case JG_REDUCE_ALL:
+      k = &jgi_kernel_list_anyall;
+      args[na++] = jg_arg_i64(r == JG_REDUCE_ALL);
+      args[na++] = out_arg(&ov);
+      break;
+    case JG_REDUCE_MEAN:
+      k = &jgi_kernel_list_mean;
+      args[na++] = out_arg(&ov);
+      break;
+  }
+  JG_RETURN_NOT_OK(jg_kernel_call(k, args, na, &c->launch, err));
+
+  if (masked && !mask_ready) {
+    /* Reducers with an identity: the lists' emptiness comes from list_minmax's `valid` bytes
+     * (one more pass over the content; its minima are discarded). */
+    JG_RETURN_IF(!numeric_content, JG_EINTERNAL, err, "no numeric content to find empty lists in");
+    jg_view discard;
+    JG_RETURN_NOT_OK(ctx_alloc(c, n, t, &discard, err));
+    JG_RETURN_NOT_OK(ctx_alloc(c, n, JG_DTYPE_BOOL, &mv, err));
+    const jg_kernel_arg margs[8] = {jg_arg_i64(n),     starts,      stops,
+                                    jg_arg_i64(m),     data,        jg_arg_i64(0),
+                                    out_arg(&discard), out_arg(&mv)};
+    JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_list_minmax, margs, 8, &c->launch, err));
+  }
+
+  jg_array *values = NULL;
+  JG_RETURN_NOT_OK(jg_array_numeric(&ov, &values, err));
+  if (!masked) {
+    *out = values;
+    return JG_OK;
+  }
+  const jg_status st = jg_array_byte_masked(&mv, valid_when, values, out, err);
+  jg_array_release(values);
+  return st;
+}
+
+/* The device part of a reduction's end: waits for the stream, so that the result is ready. */
+static jg_status finish_device(const ctx *c, jg_error *err) {
+#if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
+  if (c->device.type != JG_DEVICE_CUDA) return JG_OK;
+  int prev = -1;
+  JG_RETURN_NOT_OK(jgi_cuda_device_push(c->device.id, &prev, err));
+  const jg_status st = jgi_cuda_error(err, cudaStreamSynchronize((cudaStream_t)c->launch.stream),
+                                      "cudaStreamSynchronize");
+  jgi_cuda_device_pop(prev, c->device.id);
+  return st;
+#else
+  (void)c;
+  (void)err;
+  return JG_OK;
+#endif
+}
+
+static jg_status reduce(const char *fn, const jg_array *a, jg_reducer r, bool num,
+                        const jg_reduce_options *opt, jg_array **out, jg_error *err) {
+  JG_RETURN_IF(out == NULL, JG_EINVAL, err, "%s: out is NULL", fn);
+  *out = NULL;
+  JG_RETURN_IF(a == NULL, JG_EINVAL, err, "%s: a is NULL", fn);
+  JG_RETURN_IF(r < JG_REDUCE_SUM || r > JG_REDUCE_MEAN, JG_EINVAL, err, "%s: unknown reducer %d",
+               fn, (int)r);
+  jg_reduce_options o;
+  memset(&o, 0, sizeof o);
+  if (opt != NULL) o = *opt;
+  JG_RETURN_IF(o.mask_identity < -1 || o.mask_identity > 1, JG_EINVAL, err,
+               "%s: mask_identity is %d; it must be -1 (identity), 0 (the reducer's default) or "
+               "1 (None)",
+               fn, o.mask_identity);
+  JG_RETURN_IF(o.axis != -1 && o.axis != 0, JG_ENOTSUP, err,
+               "%s: axis %lld: only the innermost axis (-1) is supported in this version", fn,
+               (long long)o.axis);
+
+  chain ch = {NULL, 0, 0};
+  jg_status st = walk(a, r, num, fn, &ch, err);
+  ctx c;
+  memset(&c, 0, sizeof c);
+  c.device = a->device;
+  c.launch.stream = o.stream;
+  if (st == JG_OK) {
+    if (a->backend == JG_BACKEND_CUDA) {
+      st = with_prefix(jg_memory_resource_device(a->device.id, &c.mr, err), fn, err);
+    } else {
+      c.mr = jg_memory_resource_host();
+    }
+  }
+  jg_array *res = NULL;
+  if (st == JG_OK) {
+    st = with_prefix(
+        reduce_lists(&c, ch.nodes[ch.list_at], r, masks_empty(r, o.mask_identity), &res, err), fn,
+        err);
+  }
+  if (st == JG_OK && o.keepdims) {
+    jg_array *wrapped = NULL;
+    st = with_prefix(jg_array_regular(res, 1, -1, &wrapped, err), fn, err);
+    jg_array_release(res);
+    res = wrapped;
+  }
+  /* The nodes above the innermost list, bottom up, over their own buffers. */
+  for (size_t i = ch.list_at; st == JG_OK && i-- > 0;) {
+    jg_array *up = NULL;
+    st = with_prefix(remake(ch.nodes[i], res, &up, err), fn, err);
+    jg_array_release(res);
+    res = up;
+  }
+  /* Wait even after an error: copies or kernels may be in flight on temporary buffers. */
+  if (c.mr != NULL) {
+    jg_error ignored;
+    const jg_status sync = finish_device(&c, st == JG_OK ? err : &ignored);
+    if (st == JG_OK) st = with_prefix(sync, fn, err);
+  }
+  for (int i = 0; i < c.ntemps; i++) jg_buffer_release(c.temps[i]);
+  free(ch.nodes);
+  if (st != JG_OK) {
+    jg_array_release(res);
+    return st;
+  }
+  *out = res;
+  return JG_OK;
+}
+
+jg_status jg_array_reduce(const jg_array *a, jg_reducer r, const jg_reduce_options *opt,
+                          jg_array **out, jg_error *err) {
+  return reduce("jg_array_reduce", a, r, false, opt, out, err);
+}
+
+jg_status jg_array_num(const jg_array *a, jg_array **out, jg_error *err) {
+  return reduce("jg_array_num", a, JG_REDUCE_COUNT, true, NULL, out, err);
+}
