@@ -98,22 +98,6 @@ int64_t jgi_view_get_index(const jg_view *view, jg_len i) {
   }
 }
 
-/* Prepends "fn: " to err's message (after a helper that does not know the public name). */
-static jg_status with_prefix(jg_status st, const char *fn, jg_error *err) {
-  if (st == JG_OK || err == NULL) return st;
-  const size_t cap = sizeof err->message - 1;
-  const size_t plen = strlen(fn) + 2;
-  if (plen >= cap) return st;
-  size_t mlen = 0;
-  while (mlen < cap && err->message[mlen] != '\0') mlen++;
-  if (mlen > cap - plen) mlen = cap - plen;
-  memmove(err->message + plen, err->message, mlen);
-  memcpy(err->message, fn, plen - 2);
-  err->message[plen - 2] = ':';
-  err->message[plen - 1] = ' ';
-  err->message[plen + mlen] = '\0';
-  return st;
-}
 
 const char *jgi_array_buffer_name(jg_node_kind kind, int k) {
   switch (kind) {
@@ -313,7 +297,7 @@ static jg_status finish_node(jg_array *a, const char *fn, jg_array **out, jg_err
   jg_status st = jgi_array_finish(a, err);
   if (st != JG_OK) {
     jg_array_release(a);
-    return with_prefix(st, fn, err);
+    return jgi_error_prefix(st, fn, err);
   }
   *out = a;
   return JG_OK;
@@ -370,7 +354,7 @@ jg_status jg_array_numeric(const jg_view *data, jg_array **out, jg_error *err) {
                "%s: dtype %s is not supported in arrays", fn, jg_dtype_name(data->dtype));
   JG_RETURN_IF(data->layout.ndim < 1, JG_EINVAL, err, "%s: data must have ndim >= 1, not 0", fn);
   jg_array *a = NULL;
-  JG_RETURN_NOT_OK(with_prefix(jgi_array_new(JG_NODE_NUMERIC, 0, &a, err), fn, err));
+  JG_RETURN_NOT_OK(jgi_error_prefix(jgi_array_new(JG_NODE_NUMERIC, 0, &a, err), fn, err));
   a->length = data->layout.shape[0];
   jgi_array_set_buffer(a, 0, data);
   return finish_node(a, fn, out, err);
@@ -378,7 +362,7 @@ jg_status jg_array_numeric(const jg_view *data, jg_array **out, jg_error *err) {
 
 jg_status jg_array_empty(jg_array **out, jg_error *err) {
   JG_RETURN_IF(out == NULL, JG_EINVAL, err, "jg_array_empty: out is NULL");
-  return with_prefix(jgi_array_new(JG_NODE_EMPTY, 0, out, err), "jg_array_empty", err);
+  return jgi_error_prefix(jgi_array_new(JG_NODE_EMPTY, 0, out, err), "jg_array_empty", err);
 }
 
 jg_status jg_array_list_offset(const jg_view *offsets, jg_array *content, jg_array **out,
@@ -391,7 +375,7 @@ jg_status jg_array_list_offset(const jg_view *offsets, jg_array *content, jg_arr
   JG_RETURN_IF(offsets->layout.shape[0] < 1, JG_ESHAPE, err,
                "%s: offsets must have at least 1 entry (length + 1)", fn);
   jg_array *a = NULL;
-  JG_RETURN_NOT_OK(with_prefix(jgi_array_new(JG_NODE_LIST_OFFSET, 1, &a, err), fn, err));
+  JG_RETURN_NOT_OK(jgi_error_prefix(jgi_array_new(JG_NODE_LIST_OFFSET, 1, &a, err), fn, err));
   a->length = offsets->layout.shape[0] - 1;
   jgi_array_set_buffer(a, 0, offsets);
   jgi_array_set_child(a, 0, content);
@@ -413,7 +397,7 @@ jg_status jg_array_list(const jg_view *starts, const jg_view *stops, jg_array *c
                "%s: stops has %lld entries, fewer than starts (%lld)", fn,
                (long long)stops->layout.shape[0], (long long)starts->layout.shape[0]);
   jg_array *a = NULL;
-  JG_RETURN_NOT_OK(with_prefix(jgi_array_new(JG_NODE_LIST, 1, &a, err), fn, err));
+  JG_RETURN_NOT_OK(jgi_error_prefix(jgi_array_new(JG_NODE_LIST, 1, &a, err), fn, err));
   a->length = starts->layout.shape[0];
   jgi_array_set_buffer(a, 0, starts);
   jgi_array_set_buffer(a, 1, stops);
@@ -431,7 +415,7 @@ jg_status jg_array_regular(jg_array *content, jg_len size, jg_len length, jg_arr
   JG_RETURN_IF(size == 0 && length < 0, JG_EINVAL, err,
                "%s: size 0 needs a length >= 0, got %lld", fn, (long long)length);
   jg_array *a = NULL;
-  JG_RETURN_NOT_OK(with_prefix(jgi_array_new(JG_NODE_REGULAR, 1, &a, err), fn, err));
+  JG_RETURN_NOT_OK(jgi_error_prefix(jgi_array_new(JG_NODE_REGULAR, 1, &a, err), fn, err));
   a->regular_size = size;
   a->length = size > 0 ? content->length / size : length;
   jgi_array_set_child(a, 0, content);
@@ -461,13 +445,13 @@ jg_status jg_array_record(int nfields, jg_array *const *fields, const char *cons
                     (long long)fields[k]->length, (long long)len);
   }
   jg_array *a = NULL;
-  JG_RETURN_NOT_OK(with_prefix(jgi_array_new(JG_NODE_RECORD, nfields, &a, err), fn, err));
+  JG_RETURN_NOT_OK(jgi_error_prefix(jgi_array_new(JG_NODE_RECORD, nfields, &a, err), fn, err));
   a->length = len;
   for (int k = 0; k < nfields; k++) jgi_array_set_child(a, k, fields[k]);
   jg_status st = jgi_array_set_names(a, names, err);
   if (st != JG_OK) {
     jg_array_release(a);
-    return with_prefix(st, fn, err);
+    return jgi_error_prefix(st, fn, err);
   }
   return finish_node(a, fn, out, err);
 }
@@ -489,7 +473,7 @@ jg_status jg_array_byte_masked(const jg_view *mask, bool valid_when, jg_array *c
                "%s: content has %lld entries, fewer than the mask's %lld", fn,
                (long long)content->length, (long long)mask->layout.shape[0]);
   jg_array *a = NULL;
-  JG_RETURN_NOT_OK(with_prefix(jgi_array_new(JG_NODE_BYTE_MASKED, 1, &a, err), fn, err));
+  JG_RETURN_NOT_OK(jgi_error_prefix(jgi_array_new(JG_NODE_BYTE_MASKED, 1, &a, err), fn, err));
   a->length = mask->layout.shape[0];
   a->valid_when = valid_when;
   jgi_array_set_buffer(a, 0, mask);
@@ -517,7 +501,7 @@ jg_status jg_array_bit_masked(const jg_view *mask, bool valid_when, bool lsb_ord
                "%s: content has %lld entries, fewer than the length %lld", fn,
                (long long)content->length, (long long)length);
   jg_array *a = NULL;
-  JG_RETURN_NOT_OK(with_prefix(jgi_array_new(JG_NODE_BIT_MASKED, 1, &a, err), fn, err));
+  JG_RETURN_NOT_OK(jgi_error_prefix(jgi_array_new(JG_NODE_BIT_MASKED, 1, &a, err), fn, err));
   a->length = length;
   a->valid_when = valid_when;
   a->lsb_order = lsb_order;
@@ -534,7 +518,7 @@ jg_status jg_array_indexed_option(const jg_view *index, jg_array *content, jg_ar
   JG_RETURN_IF(content == NULL, JG_EINVAL, err, "%s: content is NULL", fn);
   JG_RETURN_NOT_OK(check_index_view(index, fn, "index", err));
   jg_array *a = NULL;
-  JG_RETURN_NOT_OK(with_prefix(jgi_array_new(JG_NODE_INDEXED_OPTION, 1, &a, err), fn, err));
+  JG_RETURN_NOT_OK(jgi_error_prefix(jgi_array_new(JG_NODE_INDEXED_OPTION, 1, &a, err), fn, err));
   a->length = index->layout.shape[0];
   jgi_array_set_buffer(a, 0, index);
   jgi_array_set_child(a, 0, content);
@@ -555,7 +539,7 @@ static jg_status host_copy(const void *src, jg_len n, jg_dtype dtype, const char
                JG_EOVERFLOW, err, "%s: %lld elements of %s overflow a size", fn, (long long)n,
                jg_dtype_name(dtype));
   JG_RETURN_NOT_OK(
-      with_prefix(jg_buffer_allocate(jg_memory_resource_host(), (size_t)bytes, NULL, buf, err),
+      jgi_error_prefix(jg_buffer_allocate(jg_memory_resource_host(), (size_t)bytes, NULL, buf, err),
                   fn, err));
   if (bytes > 0) memcpy(jg_buffer_data(*buf), src, (size_t)bytes);
   jg_layout l;
@@ -564,7 +548,7 @@ static jg_status host_copy(const void *src, jg_len n, jg_dtype dtype, const char
   if (st != JG_OK) {
     jg_buffer_release(*buf);
     *buf = NULL;
-    return with_prefix(st, fn, err);
+    return jgi_error_prefix(st, fn, err);
   }
   return JG_OK;
 }
@@ -657,7 +641,7 @@ jg_status jg_array_from_host_counts(const int64_t *counts, jg_len n, const void 
   JG_RETURN_IF(counts == NULL && n > 0, JG_EINVAL, err, "%s: counts is NULL", fn);
   JG_RETURN_NOT_OK(check_host_values(content, content_length, dtype, fn, "content", err));
   jg_view cv;
-  JG_RETURN_NOT_OK(with_prefix(host_view(&cv, counts, n, JG_DTYPE_INT64, err), fn, err));
+  JG_RETURN_NOT_OK(jgi_error_prefix(host_view(&cv, counts, n, JG_DTYPE_INT64, err), fn, err));
   int64_t bytes = 0;
   JG_RETURN_IF(jgi_mul_overflow(n + 1, (int64_t)sizeof(int64_t), &bytes) ||
                    (uint64_t)bytes > SIZE_MAX,
@@ -693,7 +677,7 @@ static jg_status counts_scan_device(const jg_view *counts, jg_len total, int dev
   const jg_len n = counts->layout.shape[0];
   size_t temp_bytes = 0;
   int64_t *offsets = jg_buffer_data(ob);
-  JG_RETURN_NOT_OK(with_prefix(
+  JG_RETURN_NOT_OK(jgi_error_prefix(
       jgi_counts_to_offsets_cuda(jg_view_data(counts), counts->layout.strides[0], counts->dtype,
                                  n, total, offsets, NULL, NULL, &temp_bytes, stream, err),
       fn, err));
@@ -703,10 +687,10 @@ static jg_status counts_scan_device(const jg_view *counts, jg_len total, int dev
   JG_RETURN_IF(temp_bytes > SIZE_MAX - head, JG_EOVERFLOW, err, "%s: temporary size overflows",
                fn);
   jg_memory_resource *mr = NULL;
-  JG_RETURN_NOT_OK(with_prefix(jg_memory_resource_device(dev, &mr, err), fn, err));
+  JG_RETURN_NOT_OK(jgi_error_prefix(jg_memory_resource_device(dev, &mr, err), fn, err));
   jg_buffer *scratch = NULL;
   JG_RETURN_NOT_OK(
-      with_prefix(jg_buffer_allocate(mr, head + temp_bytes, stream, &scratch, err), fn, err));
+      jgi_error_prefix(jg_buffer_allocate(mr, head + temp_bytes, stream, &scratch, err), fn, err));
   char *base = jg_buffer_data(scratch);
   jgi_scan_status *d_status = (jgi_scan_status *)(void *)base;
   jg_status st = jgi_counts_to_offsets_cuda(jg_view_data(counts), counts->layout.strides[0],
@@ -737,7 +721,7 @@ static jg_status counts_scan_device(const jg_view *counts, jg_len total, int dev
   jg_status sync = jgi_cuda_error(err, cudaStreamSynchronize(s), "cudaStreamSynchronize");
   if (st == JG_OK) st = sync;
   jg_buffer_release(scratch);
-  if (st != JG_OK) return with_prefix(st, fn, err);
+  if (st != JG_OK) return jgi_error_prefix(st, fn, err);
   JG_RETURN_IF_AT(h_status.first_negative != UINT64_MAX, JG_EVALUE, err,
                   h_status.first_negative, "%s: counts[%llu] is negative", fn,
                   h_status.first_negative);
@@ -771,9 +755,9 @@ jg_status jg_array_from_counts(const jg_view *counts, jg_array *content, jg_stre
   JG_RETURN_IF(counts->layout.ndim != 1, JG_ESHAPE, err, "%s: counts must be 1-D, not %d-D", fn,
                (int)counts->layout.ndim);
   jg_device dev = {JG_DEVICE_CPU, 0};
-  JG_RETURN_NOT_OK(with_prefix(jgi_view_device(counts, &dev, err), fn, err));
+  JG_RETURN_NOT_OK(jgi_error_prefix(jgi_view_device(counts, &dev, err), fn, err));
   if (!jgi_device_equal(dev, content->device)) {
-    return with_prefix(backend_error(content->device, "content", dev, "counts", err), fn, err);
+    return jgi_error_prefix(backend_error(content->device, "content", dev, "counts", err), fn, err);
   }
   const jg_len n = counts->layout.shape[0];
   JG_RETURN_IF(n == INT64_MAX || n + 1 > INT64_MAX / 8, JG_EOVERFLOW, err,
@@ -783,29 +767,29 @@ jg_status jg_array_from_counts(const jg_view *counts, jg_array *content, jg_stre
   jg_status st = JG_OK;
   if (dev.type == JG_DEVICE_CPU) {
     JG_RETURN_NOT_OK(
-        with_prefix(jg_buffer_allocate(jg_memory_resource_host(), bytes, NULL, &ob, err), fn,
+        jgi_error_prefix(jg_buffer_allocate(jg_memory_resource_host(), bytes, NULL, &ob, err), fn,
                     err));
     st = jgi_counts_to_offsets_cpu(counts, content->length, jg_buffer_data(ob), fn, err);
   } else {
 #if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
     int prev = 0;
-    JG_RETURN_NOT_OK(with_prefix(jgi_cuda_device_push(dev.id, &prev, err), fn, err));
+    JG_RETURN_NOT_OK(jgi_error_prefix(jgi_cuda_device_push(dev.id, &prev, err), fn, err));
     jg_memory_resource *mr = NULL;
     st = jg_memory_resource_device(dev.id, &mr, err);
     if (st == JG_OK) st = jg_buffer_allocate(mr, bytes, stream, &ob, err);
     if (st != JG_OK) {
-      st = with_prefix(st, fn, err);
+      st = jgi_error_prefix(st, fn, err);
     } else {
       st = counts_scan_device(counts, content->length, dev.id, ob, stream, fn, err);
     }
     jgi_cuda_device_pop(prev, dev.id);
 #else
-    st = with_prefix(jgi_cuda_require(err), fn, err);
+    st = jgi_error_prefix(jgi_cuda_require(err), fn, err);
     if (st == JG_OK) st = jg_error_set(err, JG_EINTERNAL, -1, "%s: built without CUDA", fn);
 #endif
   }
   jg_view ov;
-  if (st == JG_OK) st = with_prefix(offsets_view(ob, n, &ov, err), fn, err);
+  if (st == JG_OK) st = jgi_error_prefix(offsets_view(ob, n, &ov, err), fn, err);
   if (st == JG_OK) st = jg_array_list_offset(&ov, content, out, err);
   jg_buffer_release(ob);
   return st;
@@ -988,7 +972,7 @@ jg_status jg_array_slice(const jg_array *a, jg_len start, jg_len stop, jg_array 
   start = clip_bound(start, n);
   stop = clip_bound(stop, n);
   if (stop < start) stop = start;
-  return with_prefix(slice_node((jg_array *)a, start, stop, out, err), fn, err);
+  return jgi_error_prefix(slice_node((jg_array *)a, start, stop, out, err), fn, err);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -1223,7 +1207,7 @@ jg_status jg_array_zip(int nfields, jg_array *const *fields, const char *const *
     jg_status st = jg_array_check_same_backend(fields[0], l0, fields[k], lk, err);
     if (st != JG_OK) {
       if (err != NULL) err->index = k;
-      return with_prefix(st, fn, err);
+      return jgi_error_prefix(st, fn, err);
     }
     JG_RETURN_IF_AT(fields[k]->length != fields[0]->length, JG_ESHAPE, err, k,
                     "%s: %s has length %lld, %s has length %lld", fn, lk,
@@ -1231,10 +1215,10 @@ jg_status jg_array_zip(int nfields, jg_array *const *fields, const char *const *
   }
   zip_ctx z = {nfields, names, depth_limit};
   ranges top = {NULL, 0, 0};
-  JG_RETURN_NOT_OK(with_prefix(ranges_push(&top, 0, fields[0]->length, err), fn, err));
+  JG_RETURN_NOT_OK(jgi_error_prefix(ranges_push(&top, 0, fields[0]->length, err), fn, err));
   jg_status st = zip_level(&z, (jg_array **)fields, 1, &top, 0, out, err);
   free(top.lohi);
-  return with_prefix(st, fn, err);
+  return jgi_error_prefix(st, fn, err);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -1296,7 +1280,7 @@ jg_status jg_array_field(const jg_array *a, const char *name, jg_array **out, jg
     return jg_error_set(err, JG_ENOTFOUND, -1, "%s: no field '%s' in %s {%s}", fn, name,
                         rec->names != NULL ? "the record's fields" : "the tuple's fields", list);
   }
-  return with_prefix(extract_field(a, k, out, err), fn, err);
+  return jgi_error_prefix(extract_field(a, k, out, err), fn, err);
 }
 
 jg_status jg_array_unzip(const jg_array *a, int capacity, jg_array **outs, int *nfields,
@@ -1320,7 +1304,7 @@ jg_status jg_array_unzip(const jg_array *a, int capacity, jg_array **outs, int *
         jg_array_release(outs[j]);
         outs[j] = NULL;
       }
-      return with_prefix(st, fn, err);
+      return jgi_error_prefix(st, fn, err);
     }
   }
   return JG_OK;
@@ -1520,7 +1504,7 @@ static jg_status move_tree(mover *m, const jg_array *a, bool sync, const char *f
   }
   for (size_t i = 0; i < m->nmoved; i++) jg_buffer_release(m->moved[i].dst);
   free(m->moved);
-  return with_prefix(st, fn, err);
+  return jgi_error_prefix(st, fn, err);
 }
 
 jg_status jg_array_to_device(const jg_array *a, int device_id, jg_stream stream, jg_array **out,
@@ -1529,13 +1513,13 @@ jg_status jg_array_to_device(const jg_array *a, int device_id, jg_stream stream,
   JG_RETURN_IF(out == NULL, JG_EINVAL, err, "%s: out is NULL", fn);
   *out = NULL;
   JG_RETURN_IF(a == NULL, JG_EINVAL, err, "%s: a is NULL", fn);
-  JG_RETURN_NOT_OK(with_prefix(jgi_cuda_check_device(device_id, err), fn, err));
+  JG_RETURN_NOT_OK(jgi_error_prefix(jgi_cuda_check_device(device_id, err), fn, err));
   mover m;
   memset(&m, 0, sizeof m);
   m.target.type = JG_DEVICE_CUDA;
   m.target.id = device_id;
   m.stream = stream;
-  JG_RETURN_NOT_OK(with_prefix(jg_memory_resource_device(device_id, &m.mr, err), fn, err));
+  JG_RETURN_NOT_OK(jgi_error_prefix(jg_memory_resource_device(device_id, &m.mr, err), fn, err));
   /* The copies (jg_copy_async) record their transfers under this call's name. */
   jgi_call_enter(fn);
   const jg_status st = move_tree(&m, a, false, fn, out, err);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "internal/jgi_check.h"
 #include "jagged/status.h"
 #include "jagged/version.h"
 
@@ -53,3 +54,19 @@ jg_status jg_error_set(jg_error *err, jg_status status, int64_t index, const cha
 int jg_version(void) { return JG_VERSION_NUMBER; }
 
 const char *jg_version_string(void) { return JG_VERSION_STRING; }
+
+jg_status jgi_error_prefix(jg_status st, const char *fn, jg_error *err) {
+  if (st == JG_OK || err == NULL) return st;
+  const size_t cap = sizeof err->message - 1;
+  const size_t plen = strlen(fn) + 2;
+  if (plen >= cap) return st;
+  size_t mlen = 0;
+  while (mlen < cap && err->message[mlen] != '\0') mlen++;
+  if (mlen > cap - plen) mlen = cap - plen;
+  memmove(err->message + plen, err->message, mlen);
+  memcpy(err->message, fn, plen - 2);
+  err->message[plen - 2] = ':';
+  err->message[plen - 1] = ' ';
+  err->message[plen + mlen] = '\0';
+  return st;
+}

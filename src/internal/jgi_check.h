@@ -46,4 +46,10 @@
 #define jgi_sub_overflow(a, b, out) __builtin_sub_overflow((a), (b), (out))
 #define jgi_mul_overflow(a, b, out) __builtin_mul_overflow((a), (b), (out))
 
+
+/** Prepends "fn: " to err's message when `st` is an error (after a callee that does not know the
+ *  public name of the call); returns `st`. No-op for JG_OK or a NULL err; a message that would
+ *  not fit is cut at the end. */
+JGI_HIDDEN jg_status jgi_error_prefix(jg_status st, const char *fn, jg_error *err);
+
 #endif /* JAGGED_JGI_CHECK_H */

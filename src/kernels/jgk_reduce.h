@@ -46,4 +46,25 @@ static inline bool jgk_isnan_never(double x) {
            int64_t: INT64_MIN, uint8_t: 0, uint16_t: 0, uint32_t: 0u, uint64_t: (uint64_t)0, \
            float: -INFINITY, double: -(double)INFINITY)
 
+
+/** The body of an "openmp" list kernel: runs the "c" reference on chunks of JGK_REDUCE_CHUNK
+ *  consecutive lists in parallel (dynamic schedule, as list lengths vary), so that every list is
+ *  reduced in the same order and the results are bit-identical to the reference's. `CALL_C` is
+ *  the reference call on the chunk: it may use `lo` (the chunk's first list), `len` (its lists)
+ *  and `e` (a jg_error). A chunk stops at its first bad list; the smallest over all chunks is the
+ *  list the reference stops at, reported with `ON_BAD` (an expression using `bad`). */
+#define JGK_REDUCE_OPENMP_BODY(n, CALL_C, ON_BAD)                                                \
+  const int64_t chunks = (n) > 0 ? ((n) - 1) / JGK_REDUCE_CHUNK + 1 : 0;                        \
+  int64_t bad = INT64_MAX;                                                                      \
+  _Pragma("omp parallel for schedule(dynamic, 1) reduction(min : bad)")                         \
+  for (int64_t c = 0; c < chunks; ++c) {                                                        \
+    const int64_t lo = c * JGK_REDUCE_CHUNK;                                                    \
+    const int64_t len = (n) - lo < JGK_REDUCE_CHUNK ? (n) - lo : JGK_REDUCE_CHUNK;              \
+    jg_error e;                                                                                 \
+    jg_error_clear(&e);                                                                         \
+    if ((CALL_C) != JG_OK && lo + e.index < bad) bad = lo + e.index;                            \
+  }                                                                                             \
+  if (bad == INT64_MAX) return JG_OK;                                                           \
+  return (ON_BAD);
+
 #endif /* JGK_REDUCE_H */

@@ -59,22 +59,6 @@ const char *jg_reducer_name(jg_reducer r) {
 /* Small helpers                                                                               */
 /* ------------------------------------------------------------------------------------------ */
 
-/* Prepends "fn: " to err's message (after a callee that does not know the public name). */
-static jg_status with_prefix(jg_status st, const char *fn, jg_error *err) {
-  if (st == JG_OK || err == NULL) return st;
-  const size_t cap = sizeof err->message - 1;
-  const size_t plen = strlen(fn) + 2;
-  if (plen >= cap) return st;
-  size_t mlen = 0;
-  while (mlen < cap && err->message[mlen] != '\0') mlen++;
-  if (mlen > cap - plen) mlen = cap - plen;
-  memmove(err->message + plen, err->message, mlen);
-  memcpy(err->message, fn, plen - 2);
-  err->message[plen - 2] = ':';
-  err->message[plen - 1] = ' ';
-  err->message[plen + mlen] = '\0';
-  return st;
-}
 
 static bool is_list(jg_node_kind k) {
   return k == JG_NODE_LIST_OFFSET || k == JG_NODE_LIST;
@@ -498,27 +482,27 @@ static jg_status reduce(const char *fn, const jg_array *a, jg_reducer r, bool nu
   c.launch.stream = o.stream;
   if (st == JG_OK) {
     if (a->backend == JG_BACKEND_CUDA) {
-      st = with_prefix(jg_memory_resource_device(a->device.id, &c.mr, err), fn, err);
+      st = jgi_error_prefix(jg_memory_resource_device(a->device.id, &c.mr, err), fn, err);
     } else {
       c.mr = jg_memory_resource_host();
     }
   }
   jg_array *res = NULL;
   if (st == JG_OK) {
-    st = with_prefix(
+    st = jgi_error_prefix(
         reduce_lists(&c, ch.nodes[ch.list_at], r, masks_empty(r, o.mask_identity), &res, err), fn,
         err);
   }
   if (st == JG_OK && o.keepdims) {
     jg_array *wrapped = NULL;
-    st = with_prefix(jg_array_regular(res, 1, -1, &wrapped, err), fn, err);
+    st = jgi_error_prefix(jg_array_regular(res, 1, -1, &wrapped, err), fn, err);
     jg_array_release(res);
     res = wrapped;
   }
   /* The nodes above the innermost list, bottom up, over their own buffers. */
   for (size_t i = ch.list_at; st == JG_OK && i-- > 0;) {
     jg_array *up = NULL;
-    st = with_prefix(remake(ch.nodes[i], res, &up, err), fn, err);
+    st = jgi_error_prefix(remake(ch.nodes[i], res, &up, err), fn, err);
     jg_array_release(res);
     res = up;
   }
@@ -526,7 +510,7 @@ static jg_status reduce(const char *fn, const jg_array *a, jg_reducer r, bool nu
   if (c.mr != NULL) {
     jg_error ignored;
     const jg_status sync = finish_device(&c, st == JG_OK ? err : &ignored);
-    if (st == JG_OK) st = with_prefix(sync, fn, err);
+    if (st == JG_OK) st = jgi_error_prefix(sync, fn, err);
   }
   for (int i = 0; i < c.ntemps; i++) jg_buffer_release(c.temps[i]);
   free(ch.nodes);

@@ -11,21 +11,8 @@
   jg_status jgk_list_count_nonzero_openmp_##S(int64_t n, const I *starts, const I *stops,         \
                                               int64_t m, const T *content, int64_t *out,          \
                                               jg_error *err) {                                    \
-    const int64_t chunks = n > 0 ? (n - 1) / JGK_REDUCE_CHUNK + 1 : 0;                            \
-    int64_t bad = INT64_MAX;                                                                      \
-    _Pragma("omp parallel for schedule(dynamic, 1) reduction(min : bad)")                         \
-    for (int64_t c = 0; c < chunks; ++c) {                                                        \
-      const int64_t lo = c * JGK_REDUCE_CHUNK;                                                    \
-      const int64_t len = n - lo < JGK_REDUCE_CHUNK ? n - lo : JGK_REDUCE_CHUNK;                  \
-      jg_error e;                                                                                 \
-      jg_error_clear(&e);                                                                         \
-      jg_status st = jgk_list_count_nonzero_c_##S(len, starts + lo, stops + lo, m, content,       \
-                                                  out + lo, &e);                                  \
-      if (st != JG_OK && lo + e.index < bad) {                                                    \
-        bad = lo + e.index;                                                                       \
-      }                                                                                           \
-    }                                                                                             \
-    if (bad == INT64_MAX) return JG_OK;                                                           \
-    return jgk_list_count_nonzero_error(err, JGK_LIST_COUNT_NONZERO_BAD_RANGE, bad);              \
+    JGK_REDUCE_OPENMP_BODY(n, jgk_list_count_nonzero_c_##S(len, starts + lo, stops + lo, m,        \
+        content, out + lo, &e), jgk_list_count_nonzero_error(err,                               \
+        JGK_LIST_COUNT_NONZERO_BAD_RANGE, bad))                                                 \
   }
 JGK_LIST_COUNT_NONZERO_VARIANTS(LIST_COUNT_NONZERO)
