@@ -14,7 +14,7 @@
 
 #include "internal/jgi_array.h"
 #include "internal/jgi_check.h"
-#include "internal/jgi_cuda.h"
+#include "internal/jgi_ops.h"
 #include "jagged/kernel.h"
 #include "jagged/ops.h"
 
@@ -59,19 +59,6 @@ const char *jg_reducer_name(jg_reducer r) {
 /* Small helpers                                                                               */
 /* ------------------------------------------------------------------------------------------ */
 
-
-static bool is_list(jg_node_kind k) {
-  return k == JG_NODE_LIST_OFFSET || k == JG_NODE_LIST;
-}
-
-static bool is_option(jg_node_kind k) {
-  return k == JG_NODE_BYTE_MASKED || k == JG_NODE_BIT_MASKED || k == JG_NODE_INDEXED_OPTION;
-}
-
-/* Nodes with exactly one content, which the walk follows. */
-static bool has_one_content(jg_node_kind k) {
-  return is_list(k) || is_option(k) || k == JG_NODE_REGULAR;
-}
 
 /* The eleven dtypes the reduction kernels take as content. */
 static bool is_reducible_dtype(jg_dtype d) {
@@ -136,7 +123,7 @@ typedef struct chain {
 static jg_status walk(const jg_array *a, jg_reducer r, bool num, const char *fn, chain *c,
                       jg_error *err) {
   size_t len = 1;
-  for (const jg_array *p = a; has_one_content(p->kind); p = p->children[0]) len++;
+  for (const jg_array *p = a; jgi_node_has_one_content(p->kind); p = p->children[0]) len++;
   c->nodes = malloc(len * sizeof *c->nodes);
   JG_RETURN_IF(c->nodes == NULL, JG_ENOMEM, err, "%s: out of memory", fn);
   c->len = len;
@@ -144,11 +131,11 @@ static jg_status walk(const jg_array *a, jg_reducer r, bool num, const char *fn,
   bool found = false;
   for (const jg_array *p = a;; p = p->children[0]) {
     c->nodes[i] = p;
-    if (is_list(p->kind)) {
+    if (jgi_node_is_list(p->kind)) {
       c->list_at = i;
       found = true;
     }
-    if (!has_one_content(p->kind)) break;
+    if (!jgi_node_has_one_content(p->kind)) break;
     i++;
   }
   const jg_array *leaf = c->nodes[len - 1];
@@ -183,7 +170,7 @@ static jg_status walk(const jg_array *a, jg_reducer r, bool num, const char *fn,
   }
   if (num) return JG_OK; /* num reads no content */
   const jg_array *content = c->nodes[c->list_at + 1];
-  JG_RETURN_IF(is_option(content->kind), JG_ENOTSUP, err,
+  JG_RETURN_IF(jgi_node_is_option(content->kind), JG_ENOTSUP, err,
                "%s: the innermost lists hold optional values (%s node); reducing them is not "
                "supported in this version",
                fn, jgi_array_node_name(content->kind));
@@ -196,64 +183,6 @@ static jg_status walk(const jg_array *a, jg_reducer r, bool num, const char *fn,
 /* ------------------------------------------------------------------------------------------ */
 /* Buffers and kernel arguments                                                                */
 /* ------------------------------------------------------------------------------------------ */
-
-/* Most buffers one reduction allocates: a dense copy of offsets (or of starts and of stops), of
- * the content, the output, and the mask with its discarded companion. */
-#define MAX_TEMPS 8
-
-typedef struct ctx {
-  jg_device device;            /* the array's normalised device */
-  jg_memory_resource *mr;      /* where new buffers come from: host, or the array's GPU */
-  jg_launch launch;            /* stream of the kernels and copies */
-  jg_buffer *temps[MAX_TEMPS]; /* every buffer allocated here, released at the end (the result
-                                  nodes hold their own references) */
-  int ntemps;
-} ctx;
-
-/* A new dense 1-D view of n elements of `dtype` from ctx->mr. */
-static jg_status ctx_alloc(ctx *c, jg_len n, jg_dtype dtype, jg_view *out, jg_error *err) {
-  const int64_t isz = jg_dtype_itemsize(dtype);
-  int64_t bytes = 0;
-  JG_RETURN_IF(jgi_mul_overflow(n, isz, &bytes), JG_EOVERFLOW, err,
-               "%lld elements of %s overflow the size type", (long long)n, jg_dtype_name(dtype));
-  JG_RETURN_IF(c->ntemps == MAX_TEMPS, JG_EINTERNAL, err, "too many temporary buffers");
-  jg_buffer *b = NULL;
-  /* The legacy default stream as deallocation stream: the result may outlive opt->stream. */
-  JG_RETURN_NOT_OK(jg_buffer_allocate(c->mr, (size_t)bytes, NULL, &b, err));
-  c->temps[c->ntemps++] = b;
-  jg_layout l;
-  JG_RETURN_NOT_OK(jg_layout_init(&l, 1, &n, NULL, isz, err));
-  return jg_view_from_buffer(out, b, &l, dtype, false, err);
-}
-
-/* A kernel argument of `count` elements of the 1-D view `v` from element `first` on: the view's
- * own memory when those elements are dense (stride 1, or at most one element), else a dense copy
- * made on the view's backend (jg_copy_async on the ctx's stream, ahead of the kernels). */
-static jg_status view_arg(ctx *c, const jg_view *v, jg_len first, jg_len count, jg_kernel_arg *arg,
-                          jg_error *err) {
-  if (count == 0) {
-    *arg = jg_arg_array(NULL, 0, v->dtype, c->device);
-    return JG_OK;
-  }
-  if (count == 1 || v->layout.strides[0] == 1) {
-    char *p = (char *)v->base +
-              v->layout.itemsize * (v->layout.slice_offset + first * v->layout.strides[0]);
-    *arg = jg_arg_array(p, count, v->dtype, v->device);
-    return JG_OK;
-  }
-  const jg_slice s = JG_SLICE(first, first + count, 1);
-  jg_view src, dst;
-  JG_RETURN_NOT_OK(jg_view_slice(&src, v, 1, &s, err));
-  JG_RETURN_NOT_OK(ctx_alloc(c, count, v->dtype, &dst, err));
-  JG_RETURN_NOT_OK(jg_copy_async(&dst, &src, c->launch.stream, err));
-  *arg = jg_arg_array(jg_view_data(&dst), count, v->dtype, dst.device);
-  return JG_OK;
-}
-
-/* The kernel argument of a whole output view. */
-static jg_kernel_arg out_arg(const jg_view *v) {
-  return jg_arg_array(jg_view_data(v), v->layout.shape[0], v->dtype, v->device);
-}
 
 /* The most significant byte of every element of an int64 view, as an int8 view of the same
  * buffer: 0 for values in [0, 2^56) and -1 (0xff) for -1, so it is a byte mask that is valid where
@@ -270,29 +199,6 @@ static jg_status sign_byte_view(const jg_view *v, jg_view *out, jg_error *err) {
   return jg_view_from_buffer(out, v->buffer, &l, JG_DTYPE_INT8, false, err);
 }
 
-/* A copy of the single-content node `a` (list, regular or option) over the same buffers and with
- * the same length and flags, with `child` as its content. */
-static jg_status remake(const jg_array *a, jg_array *child, jg_array **out, jg_error *err) {
-  jg_array *c = NULL;
-  JG_RETURN_NOT_OK(jgi_array_new(a->kind, 1, &c, err));
-  c->length = a->length;
-  c->device = a->device;
-  c->backend = a->backend;
-  c->regular_size = a->regular_size;
-  c->bit_offset = a->bit_offset;
-  c->valid_when = a->valid_when;
-  c->lsb_order = a->lsb_order;
-  for (int k = 0; k < a->nbuffers; k++) jgi_array_set_buffer(c, k, &a->buffers[k]);
-  jgi_array_set_child(c, 0, child);
-  const jg_status st = jgi_array_finish(c, err);
-  if (st != JG_OK) {
-    jg_array_release(c);
-    return st;
-  }
-  *out = c;
-  return JG_OK;
-}
-
 /* ------------------------------------------------------------------------------------------ */
 /* The reduction of the innermost list node                                                    */
 /* ------------------------------------------------------------------------------------------ */
@@ -306,21 +212,12 @@ static bool masks_empty(jg_reducer r, int mask_identity) {
 /* Reduces the lists of `list` (a list-offset or list node) with `r`: *out gets a numeric array
  * of one value per list, inside a byte-masked option when `masked` (empty lists give None).
  * Messages carry no function name (the caller prefixes it). */
-static jg_status reduce_lists(ctx *c, const jg_array *list, jg_reducer r, bool masked,
+static jg_status reduce_lists(jgi_op_ctx *c, const jg_array *list, jg_reducer r, bool masked,
                               jg_array **out, jg_error *err) {
   const jg_len n = list->length;
   const jg_array *content = list->children[0];
   jg_kernel_arg starts, stops;
-  if (list->kind == JG_NODE_LIST_OFFSET) {
-    const jg_view *ov = &list->buffers[0];
-    JG_RETURN_NOT_OK(view_arg(c, ov, 0, n == 0 ? 0 : n + 1, &starts, err));
-    stops = starts;
-    if (n > 0) stops.v.array.data = (char *)starts.v.array.data + ov->layout.itemsize;
-    starts.v.array.length = stops.v.array.length = n;
-  } else {
-    JG_RETURN_NOT_OK(view_arg(c, &list->buffers[0], 0, n, &starts, err));
-    JG_RETURN_NOT_OK(view_arg(c, &list->buffers[1], 0, n, &stops, err));
-  }
+  JG_RETURN_NOT_OK(jgi_op_list_args(c, list, &starts, &stops, err));
 
   /* The content: numeric data (read through a dense pointer), or nothing (an empty node, read as
    * float64 of length 0, Awkward's type for reductions of unknown values). jg_array_num reads
@@ -331,7 +228,7 @@ static jg_status reduce_lists(ctx *c, const jg_array *list, jg_reducer r, bool m
   if (content->kind == JG_NODE_NUMERIC && is_reducible_dtype(content->buffers[0].dtype)) {
     const jg_view *dv = &content->buffers[0];
     m = dv->layout.shape[0];
-    JG_RETURN_NOT_OK(view_arg(c, dv, 0, m, &data, err));
+    JG_RETURN_NOT_OK(jgi_op_view_arg(c, dv, 0, m, &data, err));
     numeric_content = true;
   }
   const jg_dtype t = data.dtype;
@@ -357,7 +254,7 @@ static jg_status reduce_lists(ctx *c, const jg_array *list, jg_reducer r, bool m
       break;
   }
   jg_view ov, mv;
-  JG_RETURN_NOT_OK(ctx_alloc(c, n, rdtype, &ov, err));
+  JG_RETURN_NOT_OK(jgi_op_alloc(c, n, rdtype, &ov, err));
   jg_kernel_arg args[8];
   size_t na = 0;
   args[na++] = jg_arg_i64(n);
@@ -374,43 +271,43 @@ static jg_status reduce_lists(ctx *c, const jg_array *list, jg_reducer r, bool m
     case JG_REDUCE_PROD:
       k = &jgi_kernel_list_sum;
       args[na++] = jg_arg_i64(r == JG_REDUCE_PROD);
-      args[na++] = out_arg(&ov);
+      args[na++] = jgi_op_out_arg(&ov);
       break;
     case JG_REDUCE_MIN:
     case JG_REDUCE_MAX:
       k = &jgi_kernel_list_minmax;
       args[na++] = jg_arg_i64(r == JG_REDUCE_MAX);
-      args[na++] = out_arg(&ov);
-      JG_RETURN_NOT_OK(ctx_alloc(c, n, JG_DTYPE_BOOL, &mv, err));
-      args[na++] = out_arg(&mv);
+      args[na++] = jgi_op_out_arg(&ov);
+      JG_RETURN_NOT_OK(jgi_op_alloc(c, n, JG_DTYPE_BOOL, &mv, err));
+      args[na++] = jgi_op_out_arg(&mv);
       mask_ready = true;
       break;
     case JG_REDUCE_ARGMIN:
     case JG_REDUCE_ARGMAX:
       k = &jgi_kernel_list_argminmax;
       args[na++] = jg_arg_i64(r == JG_REDUCE_ARGMAX);
-      args[na++] = out_arg(&ov);
+      args[na++] = jgi_op_out_arg(&ov);
       if (masked) JG_RETURN_NOT_OK(sign_byte_view(&ov, &mv, err));
       mask_ready = true;
       valid_when = false;
       break;
     case JG_REDUCE_COUNT:
       k = &jgi_kernel_list_count;
-      args[na++] = out_arg(&ov);
+      args[na++] = jgi_op_out_arg(&ov);
       break;
     case JG_REDUCE_COUNT_NONZERO:
       k = &jgi_kernel_list_count_nonzero;
-      args[na++] = out_arg(&ov);
+      args[na++] = jgi_op_out_arg(&ov);
       break;
     case JG_REDUCE_ANY:
     case JG_REDUCE_ALL:
       k = &jgi_kernel_list_anyall;
       args[na++] = jg_arg_i64(r == JG_REDUCE_ALL);
-      args[na++] = out_arg(&ov);
+      args[na++] = jgi_op_out_arg(&ov);
       break;
     case JG_REDUCE_MEAN:
       k = &jgi_kernel_list_mean;
-      args[na++] = out_arg(&ov);
+      args[na++] = jgi_op_out_arg(&ov);
       break;
   }
   JG_RETURN_NOT_OK(jg_kernel_call(k, args, na, &c->launch, err));
@@ -420,11 +317,11 @@ static jg_status reduce_lists(ctx *c, const jg_array *list, jg_reducer r, bool m
      * (one more pass over the content; its minima are discarded). */
     JG_RETURN_IF(!numeric_content, JG_EINTERNAL, err, "no numeric content to find empty lists in");
     jg_view discard;
-    JG_RETURN_NOT_OK(ctx_alloc(c, n, t, &discard, err));
-    JG_RETURN_NOT_OK(ctx_alloc(c, n, JG_DTYPE_BOOL, &mv, err));
+    JG_RETURN_NOT_OK(jgi_op_alloc(c, n, t, &discard, err));
+    JG_RETURN_NOT_OK(jgi_op_alloc(c, n, JG_DTYPE_BOOL, &mv, err));
     const jg_kernel_arg margs[8] = {jg_arg_i64(n),     starts,      stops,
                                     jg_arg_i64(m),     data,        jg_arg_i64(0),
-                                    out_arg(&discard), out_arg(&mv)};
+                                    jgi_op_out_arg(&discard), jgi_op_out_arg(&mv)};
     JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_list_minmax, margs, 8, &c->launch, err));
   }
 
@@ -437,23 +334,6 @@ static jg_status reduce_lists(ctx *c, const jg_array *list, jg_reducer r, bool m
   const jg_status st = jg_array_byte_masked(&mv, valid_when, values, out, err);
   jg_array_release(values);
   return st;
-}
-
-/* The device part of a reduction's end: waits for the stream, so that the result is ready. */
-static jg_status finish_device(const ctx *c, jg_error *err) {
-#if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
-  if (c->device.type != JG_DEVICE_CUDA) return JG_OK;
-  int prev = -1;
-  JG_RETURN_NOT_OK(jgi_cuda_device_push(c->device.id, &prev, err));
-  const jg_status st = jgi_cuda_error(err, cudaStreamSynchronize((cudaStream_t)c->launch.stream),
-                                      "cudaStreamSynchronize");
-  jgi_cuda_device_pop(prev, c->device.id);
-  return st;
-#else
-  (void)c;
-  (void)err;
-  return JG_OK;
-#endif
 }
 
 static jg_status reduce(const char *fn, const jg_array *a, jg_reducer r, bool num,
@@ -476,17 +356,9 @@ static jg_status reduce(const char *fn, const jg_array *a, jg_reducer r, bool nu
 
   chain ch = {NULL, 0, 0};
   jg_status st = walk(a, r, num, fn, &ch, err);
-  ctx c;
+  jgi_op_ctx c;
   memset(&c, 0, sizeof c);
-  c.device = a->device;
-  c.launch.stream = o.stream;
-  if (st == JG_OK) {
-    if (a->backend == JG_BACKEND_CUDA) {
-      st = jgi_error_prefix(jg_memory_resource_device(a->device.id, &c.mr, err), fn, err);
-    } else {
-      c.mr = jg_memory_resource_host();
-    }
-  }
+  if (st == JG_OK) st = jgi_op_ctx_init(&c, fn, a, o.stream, err);
   jg_array *res = NULL;
   if (st == JG_OK) {
     st = jgi_error_prefix(
@@ -502,17 +374,11 @@ static jg_status reduce(const char *fn, const jg_array *a, jg_reducer r, bool nu
   /* The nodes above the innermost list, bottom up, over their own buffers. */
   for (size_t i = ch.list_at; st == JG_OK && i-- > 0;) {
     jg_array *up = NULL;
-    st = jgi_error_prefix(remake(ch.nodes[i], res, &up, err), fn, err);
+    st = jgi_error_prefix(jgi_op_remake(ch.nodes[i], res, &up, err), fn, err);
     jg_array_release(res);
     res = up;
   }
-  /* Wait even after an error: copies or kernels may be in flight on temporary buffers. */
-  if (c.mr != NULL) {
-    jg_error ignored;
-    const jg_status sync = finish_device(&c, st == JG_OK ? err : &ignored);
-    if (st == JG_OK) st = jgi_error_prefix(sync, fn, err);
-  }
-  for (int i = 0; i < c.ntemps; i++) jg_buffer_release(c.temps[i]);
+  st = jgi_op_ctx_finish(&c, st, err);
   free(ch.nodes);
   if (st != JG_OK) {
     jg_array_release(res);

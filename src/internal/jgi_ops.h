@@ -1,0 +1,91 @@
+/* jgi_ops.h: what the array operations of src/ops/ share (internal): an operation context that
+ * allocates new buffers on the backend of the array it works on and releases its temporaries at
+ * the end, kernel arguments from views, starts/stops arguments from list nodes, remaking a node
+ * over its own buffers with a new content, and the kinds of nodes in walks.
+ *
+ * Usage, in every operation:
+ *
+ *   jgi_op_ctx c;
+ *   JG_RETURN_NOT_OK(jgi_op_ctx_init(&c, "jg_array_flatten", a, stream, err));
+ *   jg_status st = ...;                   // jgi_op_alloc, jgi_op_view_arg, jg_kernel_call(..,&c.launch,..)
+ *   st = jgi_op_ctx_finish(&c, st, err); // waits for the stream, releases the temporaries
+ *
+ * Owned by src/ops/op_ctx.c. */
+#ifndef JAGGED_JGI_OPS_H
+#define JAGGED_JGI_OPS_H
+
+#include <stdbool.h>
+
+#include "internal/jgi_array.h"
+#include "internal/jgi_check.h"
+#include "jagged/kernel.h"
+#include "jagged/memory.h"
+
+/** The context of one operation on arrays of one backend. Zero it or jgi_op_ctx_init it. */
+typedef struct jgi_op_ctx {
+  const char *fn;          /**< the public function's name, the prefix of its messages */
+  jg_device device;        /**< the normalised device of the arrays ({CPU,0} or {CUDA,N}) */
+  jg_backend backend;      /**< JG_BACKEND_CPU or JG_BACKEND_CUDA */
+  jg_memory_resource *mr;  /**< where new buffers come from: host, or the device's resource */
+  jg_launch launch;        /**< stream of the kernels and copies (launch.stream) */
+  jg_buffer **temps;       /**< buffers allocated here; released by jgi_op_ctx_finish (result
+                                nodes hold their own references) */
+  int ntemps;
+  int captemps;
+} jgi_op_ctx;
+
+/** Starts an operation named `fn` (static string) on the backend of `a` (non-NULL), on `stream`
+ *  (NULL: the legacy default stream). Errors: JG_ENODEV / JG_EINDEX / JG_ECUDA when the device
+ *  resource cannot be had (prefixed with fn). */
+JGI_HIDDEN jg_status jgi_op_ctx_init(jgi_op_ctx *c, const char *fn, const jg_array *a,
+                                     jg_stream stream, jg_error *err);
+
+/** Ends an operation whose work so far returned `st`: waits for the stream on the device (even
+ *  after an error: copies and kernels may still use the temporaries), releases the temporaries,
+ *  and returns `st`, or the synchronisation's error when `st` was JG_OK. Messages that do not
+ *  start with c->fn get it as prefix. Safe on a zeroed context. */
+JGI_HIDDEN jg_status jgi_op_ctx_finish(jgi_op_ctx *c, jg_status st, jg_error *err);
+
+/** A new dense 1-D view of `n` (>= 0) elements of `dtype` from c->mr; the buffer is a temporary
+ *  of `c` (a node made over the view retains it). Errors: JG_EOVERFLOW, JG_ENOMEM,
+ *  JG_EDEVMEM. */
+JGI_HIDDEN jg_status jgi_op_alloc(jgi_op_ctx *c, jg_len n, jg_dtype dtype, jg_view *out,
+                                  jg_error *err);
+
+/** A kernel argument of `count` elements of the 1-D view `v` from element `first` on: the
+ *  view's own memory when those elements are dense (stride 1, or at most one element), else a
+ *  dense copy made on c's backend and stream (jg_copy_async), ahead of the kernels. */
+JGI_HIDDEN jg_status jgi_op_view_arg(jgi_op_ctx *c, const jg_view *v, jg_len first, jg_len count,
+                                     jg_kernel_arg *arg, jg_error *err);
+
+/** The kernel argument of a whole dense 1-D view (an output from jgi_op_alloc). */
+JGI_HIDDEN jg_kernel_arg jgi_op_out_arg(const jg_view *v);
+
+/** The lists of a list-offset or list node as `starts` and `stops` kernel arguments of
+ *  list->length elements each: a list-offset node gives offsets[0..n) and offsets[1..n+1) (two
+ *  pointers into its one buffer, no copy when it is dense), a list node its starts and stops. */
+JGI_HIDDEN jg_status jgi_op_list_args(jgi_op_ctx *c, const jg_array *list, jg_kernel_arg *starts,
+                                      jg_kernel_arg *stops, jg_error *err);
+
+/** A copy of the single-content node `a` (list, regular or option) over the same buffers with
+ *  the same length and flags, with `child` (retained) as its content. */
+JGI_HIDDEN jg_status jgi_op_remake(const jg_array *a, jg_array *child, jg_array **out,
+                                   jg_error *err);
+
+/** Waits until the work queued on c->launch.stream is done (no-op on the host). */
+JGI_HIDDEN jg_status jgi_op_sync(const jgi_op_ctx *c, jg_error *err);
+
+static inline bool jgi_node_is_list(jg_node_kind k) {
+  return k == JG_NODE_LIST_OFFSET || k == JG_NODE_LIST;
+}
+
+static inline bool jgi_node_is_option(jg_node_kind k) {
+  return k == JG_NODE_BYTE_MASKED || k == JG_NODE_BIT_MASKED || k == JG_NODE_INDEXED_OPTION;
+}
+
+/** Nodes with exactly one content (lists, regular, options), which walks down a tree follow. */
+static inline bool jgi_node_has_one_content(jg_node_kind k) {
+  return jgi_node_is_list(k) || jgi_node_is_option(k) || k == JG_NODE_REGULAR;
+}
+
+#endif /* JAGGED_JGI_OPS_H */

@@ -1,0 +1,139 @@
+/* op_ctx.c: the operation context of src/ops (internal/jgi_ops.h): buffers on the array's
+ * backend, kernel arguments from views and list nodes, remade nodes, the end of an operation. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal/jgi_cuda.h"
+#include "internal/jgi_ops.h"
+
+jg_status jgi_op_ctx_init(jgi_op_ctx *c, const char *fn, const jg_array *a, jg_stream stream,
+                          jg_error *err) {
+  memset(c, 0, sizeof *c);
+  c->fn = fn;
+  c->device = a->device;
+  c->backend = a->backend;
+  c->launch.stream = stream;
+  if (a->backend == JG_BACKEND_CUDA) {
+    return jgi_error_prefix(jg_memory_resource_device(a->device.id, &c->mr, err), fn, err);
+  }
+  c->mr = jg_memory_resource_host();
+  return JG_OK;
+}
+
+jg_status jgi_op_sync(const jgi_op_ctx *c, jg_error *err) {
+#if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
+  if (c->device.type != JG_DEVICE_CUDA) return JG_OK;
+  int prev = -1;
+  JG_RETURN_NOT_OK(jgi_cuda_device_push(c->device.id, &prev, err));
+  const jg_status st = jgi_cuda_error(err, cudaStreamSynchronize((cudaStream_t)c->launch.stream),
+                                      "cudaStreamSynchronize");
+  jgi_cuda_device_pop(prev, c->device.id);
+  return st;
+#else
+  (void)c;
+  (void)err;
+  return JG_OK;
+#endif
+}
+
+jg_status jgi_op_ctx_finish(jgi_op_ctx *c, jg_status st, jg_error *err) {
+  if (c->mr != NULL) {
+    jg_error ignored;
+    const jg_status sync = jgi_op_sync(c, st == JG_OK ? err : &ignored);
+    if (st == JG_OK) st = sync;
+  }
+  for (int i = 0; i < c->ntemps; i++) jg_buffer_release(c->temps[i]);
+  free(c->temps);
+  c->temps = NULL;
+  c->ntemps = c->captemps = 0;
+  if (st != JG_OK && c->fn != NULL && err != NULL &&
+      strncmp(err->message, c->fn, strlen(c->fn)) != 0) {
+    st = jgi_error_prefix(st, c->fn, err);
+  }
+  return st;
+}
+
+jg_status jgi_op_alloc(jgi_op_ctx *c, jg_len n, jg_dtype dtype, jg_view *out, jg_error *err) {
+  const int64_t isz = jg_dtype_itemsize(dtype);
+  int64_t bytes = 0;
+  JG_RETURN_IF(n < 0, JG_EINTERNAL, err, "negative length %lld", (long long)n);
+  JG_RETURN_IF(jgi_mul_overflow(n, isz, &bytes), JG_EOVERFLOW, err,
+               "%lld elements of %s overflow the size type", (long long)n, jg_dtype_name(dtype));
+  if (c->ntemps == c->captemps) {
+    const int cap = c->captemps == 0 ? 8 : 2 * c->captemps;
+    jg_buffer **t = realloc(c->temps, (size_t)cap * sizeof *t);
+    JG_RETURN_IF(t == NULL, JG_ENOMEM, err, "out of memory");
+    c->temps = t;
+    c->captemps = cap;
+  }
+  jg_buffer *b = NULL;
+  /* The legacy default stream as deallocation stream: the result may outlive c's stream. */
+  JG_RETURN_NOT_OK(jg_buffer_allocate(c->mr, (size_t)bytes, NULL, &b, err));
+  c->temps[c->ntemps++] = b;
+  jg_layout l;
+  JG_RETURN_NOT_OK(jg_layout_init(&l, 1, &n, NULL, isz, err));
+  return jg_view_from_buffer(out, b, &l, dtype, false, err);
+}
+
+jg_status jgi_op_view_arg(jgi_op_ctx *c, const jg_view *v, jg_len first, jg_len count,
+                          jg_kernel_arg *arg, jg_error *err) {
+  if (count == 0) {
+    *arg = jg_arg_array(NULL, 0, v->dtype, c->device);
+    return JG_OK;
+  }
+  if (count == 1 || v->layout.strides[0] == 1) {
+    char *p = (char *)v->base +
+              v->layout.itemsize * (v->layout.slice_offset + first * v->layout.strides[0]);
+    *arg = jg_arg_array(p, count, v->dtype, v->device);
+    return JG_OK;
+  }
+  const jg_slice s = JG_SLICE(first, first + count, 1);
+  jg_view src, dst;
+  JG_RETURN_NOT_OK(jg_view_slice(&src, v, 1, &s, err));
+  JG_RETURN_NOT_OK(jgi_op_alloc(c, count, v->dtype, &dst, err));
+  JG_RETURN_NOT_OK(jg_copy_async(&dst, &src, c->launch.stream, err));
+  *arg = jg_arg_array(jg_view_data(&dst), count, v->dtype, dst.device);
+  return JG_OK;
+}
+
+jg_kernel_arg jgi_op_out_arg(const jg_view *v) {
+  return jg_arg_array(jg_view_data(v), v->layout.shape[0], v->dtype, v->device);
+}
+
+jg_status jgi_op_list_args(jgi_op_ctx *c, const jg_array *list, jg_kernel_arg *starts,
+                           jg_kernel_arg *stops, jg_error *err) {
+  const jg_len n = list->length;
+  if (list->kind == JG_NODE_LIST_OFFSET) {
+    const jg_view *ov = &list->buffers[0];
+    JG_RETURN_NOT_OK(jgi_op_view_arg(c, ov, 0, n == 0 ? 0 : n + 1, starts, err));
+    *stops = *starts;
+    if (n > 0) stops->v.array.data = (char *)starts->v.array.data + ov->layout.itemsize;
+    starts->v.array.length = stops->v.array.length = n;
+    return JG_OK;
+  }
+  JG_RETURN_IF(list->kind != JG_NODE_LIST, JG_EINTERNAL, err, "%s node is not a list",
+               jgi_array_node_name(list->kind));
+  JG_RETURN_NOT_OK(jgi_op_view_arg(c, &list->buffers[0], 0, n, starts, err));
+  return jgi_op_view_arg(c, &list->buffers[1], 0, n, stops, err);
+}
+
+jg_status jgi_op_remake(const jg_array *a, jg_array *child, jg_array **out, jg_error *err) {
+  jg_array *c = NULL;
+  JG_RETURN_NOT_OK(jgi_array_new(a->kind, 1, &c, err));
+  c->length = a->length;
+  c->device = a->device;
+  c->backend = a->backend;
+  c->regular_size = a->regular_size;
+  c->bit_offset = a->bit_offset;
+  c->valid_when = a->valid_when;
+  c->lsb_order = a->lsb_order;
+  for (int k = 0; k < a->nbuffers; k++) jgi_array_set_buffer(c, k, &a->buffers[k]);
+  jgi_array_set_child(c, 0, child);
+  const jg_status st = jgi_array_finish(c, err);
+  if (st != JG_OK) {
+    jg_array_release(c);
+    return st;
+  }
+  *out = c;
+  return JG_OK;
+}
