@@ -121,6 +121,28 @@ typedef struct jg_pool_options {
 JG_API jg_status jg_memory_resource_pool_create(int device_id, const jg_pool_options *options,
                                                 jg_memory_resource **mr, jg_error *err);
 
+/** The library's own stream-ordered pool on CUDA device `device_id`, made on first use
+ *  (cudaMemPoolCreate, as jg_memory_resource_pool_create) with a release threshold of
+ *  UINT64_MAX: memory given back to it stays cached for the next allocation instead of going
+ *  back to the driver at every synchronisation, as CuPy's memory pool does; hand it back with
+ *  jg_memory_resource_trim. The operations of ops.h and the other operation headers allocate
+ *  their device results from it (on the operation's stream; freed on the legacy default stream),
+ *  so that a call costs no cudaMalloc. Device {JG_DEVICE_CUDA, device_id}, device-accessible
+ *  only, stream_ordered true. Library-owned, process-lifetime: jg_memory_resource_destroy
+ *  ignores it. Thread-safe.
+ *  Errors: JG_EINVAL (NULL mr), JG_ENODEV, JG_EINDEX (index = device_id), JG_ENOTSUP (a device
+ *  without memory pools), JG_ENOMEM, JG_ECUDA (pool creation failed). */
+JG_API jg_status jg_memory_resource_device_pool(int device_id, jg_memory_resource **mr,
+                                                jg_error *err);
+
+/** Gives the memory a stream-ordered pool resource (jg_memory_resource_device_pool or
+ *  jg_memory_resource_pool_create) holds cached beyond `keep_bytes` back to the driver
+ *  (cudaMemPoolTrimTo: memory of live allocations is never freed; call after synchronising the
+ *  streams that freed memory). Other resources: nothing to do, JG_OK.
+ *  Errors: JG_EINVAL (NULL mr), JG_ECUDA. */
+JG_API jg_status jg_memory_resource_trim(jg_memory_resource *mr, size_t keep_bytes,
+                                         jg_error *err);
+
 /** Destroys a resource made by jg_memory_resource_pool_create (cudaMemPoolDestroy; should a
  *  buffer still be outstanding, CUDA keeps its memory until it is freed, but releasing that buffer
  *  afterwards is undefined: release first). NULL, the built-in process-lifetime resources and

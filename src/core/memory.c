@@ -377,18 +377,11 @@ jg_status jg_memory_resource_managed(int device_id, jg_memory_resource **mr, jg_
 #endif
 }
 
-jg_status jg_memory_resource_pool_create(int device_id, const jg_pool_options *options,
-                                         jg_memory_resource **mr, jg_error *err) {
-  JG_RETURN_IF(mr == NULL, JG_EINVAL, err, "jg_memory_resource_pool_create: mr is NULL");
-  *mr = NULL;
-  JG_RETURN_IF(options != NULL && options->version != 0 &&
-                   options->version != (uint32_t)sizeof(jg_pool_options),
-               JG_EINVAL, err, "jg_pool_options.version is %u, expected 0 or %zu",
-               (unsigned)options->version, sizeof(jg_pool_options));
-  JG_RETURN_NOT_OK(jgi_cuda_check_device(device_id, err));
 #if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
-  uint64_t release_threshold = options != NULL ? options->release_threshold : 0;
-  uint64_t max_size = options != NULL ? options->max_size : 0;
+/* A new pool resource on `device_id` (checked by the caller) with the given release threshold
+ * and size limit (0: none). */
+static jg_status make_pool(int device_id, uint64_t release_threshold, uint64_t max_size,
+                           pool_resource **out, jg_error *err) {
   int supported = 0;
   JG_CUDA_RETURN_NOT_OK(
       cudaDeviceGetAttribute(&supported, cudaDevAttrMemoryPoolsSupported, device_id),
@@ -432,11 +425,71 @@ jg_status jg_memory_resource_pool_create(int device_id, const jg_pool_options *o
                pool_deallocate);
   pr->mr.stream_ordered = true;
   pr->mr.private_data = pr;
+  *out = pr;
+  return JG_OK;
+}
+
+/* The operations' pools, one per device, made on first use (ops_pool_lock guards the table). */
+static pthread_mutex_t ops_pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static pool_resource **ops_pools; /* [table_count] */
+#endif
+
+jg_status jg_memory_resource_pool_create(int device_id, const jg_pool_options *options,
+                                         jg_memory_resource **mr, jg_error *err) {
+  JG_RETURN_IF(mr == NULL, JG_EINVAL, err, "jg_memory_resource_pool_create: mr is NULL");
+  *mr = NULL;
+  JG_RETURN_IF(options != NULL && options->version != 0 &&
+                   options->version != (uint32_t)sizeof(jg_pool_options),
+               JG_EINVAL, err, "jg_pool_options.version is %u, expected 0 or %zu",
+               (unsigned)options->version, sizeof(jg_pool_options));
+  JG_RETURN_NOT_OK(jgi_cuda_check_device(device_id, err));
+#if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
+  uint64_t release_threshold = options != NULL ? options->release_threshold : 0;
+  uint64_t max_size = options != NULL ? options->max_size : 0;
+  pool_resource *pr = NULL;
+  JG_RETURN_NOT_OK(make_pool(device_id, release_threshold, max_size, &pr, err));
   *mr = &pr->mr;
   return JG_OK;
 #else
   return jg_error_set(err, JG_EINTERNAL, -1, "unreachable without CUDA");
 #endif
+}
+
+jg_status jg_memory_resource_device_pool(int device_id, jg_memory_resource **mr, jg_error *err) {
+  JG_RETURN_IF(mr == NULL, JG_EINVAL, err, "jg_memory_resource_device_pool: mr is NULL");
+  *mr = NULL;
+  JG_RETURN_NOT_OK(jgi_cuda_check_device(device_id, err));
+#if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
+  JG_RETURN_NOT_OK(get_tables(err));
+  pthread_mutex_lock(&ops_pool_lock);
+  jg_status st = JG_OK;
+  if (ops_pools == NULL) {
+    ops_pools = calloc((size_t)table_count, sizeof *ops_pools);
+    if (ops_pools == NULL) {
+      st = jg_error_set(err, JG_ENOMEM, -1, "cannot allocate the table of per-device pools");
+    }
+  }
+  if (st == JG_OK && ops_pools[device_id] == NULL) {
+    st = make_pool(device_id, UINT64_MAX, 0, &ops_pools[device_id], err);
+  }
+  if (st == JG_OK) *mr = &ops_pools[device_id]->mr;
+  pthread_mutex_unlock(&ops_pool_lock);
+  return st;
+#else
+  return jg_error_set(err, JG_EINTERNAL, -1, "unreachable without CUDA");
+#endif
+}
+
+jg_status jg_memory_resource_trim(jg_memory_resource *mr, size_t keep_bytes, jg_error *err) {
+  JG_RETURN_IF(mr == NULL, JG_EINVAL, err, "jg_memory_resource_trim: mr is NULL");
+#if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
+  if (mr->kind != JG_MEMORY_DEVICE_POOL || mr->private_data != (void *)mr) return JG_OK;
+  const pool_resource *pr = (const pool_resource *)mr;
+  JG_CUDA_RETURN_NOT_OK(cudaMemPoolTrimTo(pr->pool, keep_bytes), "cudaMemPoolTrimTo", err);
+#else
+  (void)keep_bytes;
+#endif
+  return JG_OK;
 }
 
 void jg_memory_resource_destroy(jg_memory_resource *mr) {

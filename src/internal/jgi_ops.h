@@ -26,7 +26,8 @@ typedef struct jgi_op_ctx {
   const char *fn;          /**< the public function's name, the prefix of its messages */
   jg_device device;        /**< the normalised device of the arrays ({CPU,0} or {CUDA,N}) */
   jg_backend backend;      /**< JG_BACKEND_CPU or JG_BACKEND_CUDA */
-  jg_memory_resource *mr;  /**< where new buffers come from: host, or the device's resource */
+  jg_memory_resource *mr;  /**< where new buffers come from: host, or the device's pool
+                                (jg_memory_resource_device_pool) */
   jg_launch launch;        /**< stream of the kernels and copies (launch.stream) */
   jg_buffer **temps;       /**< buffers allocated here; released by jgi_op_ctx_finish (result
                                 nodes hold their own references) */

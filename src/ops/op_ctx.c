@@ -14,7 +14,11 @@ jg_status jgi_op_ctx_init(jgi_op_ctx *c, const char *fn, const jg_array *a, jg_s
   c->backend = a->backend;
   c->launch.stream = stream;
   if (a->backend == JG_BACKEND_CUDA) {
-    return jgi_error_prefix(jg_memory_resource_device(a->device.id, &c->mr, err), fn, err);
+    /* Results come from the library's pool (no cudaMalloc per call), or from plain device
+     * memory on a device without pools. */
+    jg_status st = jg_memory_resource_device_pool(a->device.id, &c->mr, err);
+    if (st == JG_ENOTSUP) st = jg_memory_resource_device(a->device.id, &c->mr, err);
+    return jgi_error_prefix(st, fn, err);
   }
   c->mr = jg_memory_resource_host();
   return JG_OK;
@@ -67,9 +71,11 @@ jg_status jgi_op_alloc(jgi_op_ctx *c, jg_len n, jg_dtype dtype, jg_view *out, jg
     c->captemps = cap;
   }
   jg_buffer *b = NULL;
-  /* The legacy default stream as deallocation stream: the result may outlive c's stream. */
-  JG_RETURN_NOT_OK(jg_buffer_allocate(c->mr, (size_t)bytes, NULL, &b, err));
+  /* Allocated in the order of c's stream; freed on the legacy default stream, since the result
+   * may outlive c's stream (the operation synchronises c's stream before it returns). */
+  JG_RETURN_NOT_OK(jg_buffer_allocate(c->mr, (size_t)bytes, c->launch.stream, &b, err));
   c->temps[c->ntemps++] = b;
+  if (c->launch.stream != NULL) JG_RETURN_NOT_OK(jg_buffer_set_deallocation_stream(b, NULL, err));
   jg_layout l;
   JG_RETURN_NOT_OK(jg_layout_init(&l, 1, &n, NULL, isz, err));
   return jg_view_from_buffer(out, b, &l, dtype, false, err);

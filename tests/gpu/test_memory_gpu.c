@@ -403,6 +403,50 @@ static void test_pool_resource(void **state) {
   jg_memory_resource_destroy(mr);
 }
 
+/* The library's own pool: one per device, cached memory, ignored by destroy, trimmed on request. */
+static void test_device_pool(void **state) {
+  (void)state;
+  if (!attr(cudaDevAttrMemoryPoolsSupported, 0)) skip();
+  jg_memory_resource *mr = NULL, *again = NULL;
+  JGT_OK(jg_memory_resource_device_pool(0, &mr, NULL));
+  JGT_OK(jg_memory_resource_device_pool(0, &again, NULL));
+  assert_ptr_equal(mr, again);
+  assert_int_equal(mr->kind, JG_MEMORY_DEVICE_POOL);
+  assert_int_equal(mr->device.type, JG_DEVICE_CUDA);
+  assert_int_equal(mr->device.id, 0);
+  assert_true(mr->stream_ordered);
+  int count = 0;
+  JGT_OK(jg_device_count(&count, NULL));
+  jg_error err;
+  jg_error_clear(&err);
+  JGT_STATUS(JG_EINDEX, jg_memory_resource_device_pool(count, &again, &err));
+  assert_null(again);
+
+  jg_buffer *b = NULL;
+  const size_t n = (size_t)8 << 20;
+  JGT_OK(jg_buffer_allocate(mr, n, NULL, &b, NULL));
+  void *first = jg_buffer_data(b);
+  CUDA_OK(cudaMemsetAsync(first, 0x5a, n, 0));
+  unsigned char h[16];
+  CUDA_OK(cudaMemcpy(h, (char *)first + n - 16, 16, cudaMemcpyDeviceToHost));
+  for (int i = 0; i < 16; ++i) assert_int_equal(h[i], 0x5a);
+  jg_pointer_attributes a;
+  JGT_OK(jg_buffer_attributes(b, &a, NULL));
+  assert_true(a.is_pool);
+  jg_buffer_release(b);
+  CUDA_OK(cudaDeviceSynchronize());
+  /* the memory stays cached: the next allocation of the same size reuses it */
+  JGT_OK(jg_buffer_allocate(mr, n, NULL, &b, NULL));
+  assert_ptr_equal(jg_buffer_data(b), first);
+  jg_buffer_release(b);
+  CUDA_OK(cudaDeviceSynchronize());
+  JGT_OK(jg_memory_resource_trim(mr, 0, NULL));
+  jg_memory_resource_destroy(mr); /* ignored: library-owned */
+  JGT_OK(jg_buffer_allocate(mr, 64, NULL, &b, NULL));
+  jg_buffer_release(b);
+  CUDA_OK(cudaDeviceSynchronize());
+}
+
 static void test_pool_max_size(void **state) {
   (void)state;
   if (!attr(cudaDevAttrMemoryPoolsSupported, 0)) skip();
@@ -515,6 +559,7 @@ int main(void) {
       cmocka_unit_test(test_pinned_resource),
       cmocka_unit_test(test_managed_resource),
       cmocka_unit_test(test_pool_resource),
+      cmocka_unit_test(test_device_pool),
       cmocka_unit_test(test_pool_max_size),
       cmocka_unit_test(test_registered_host_memory),
       cmocka_unit_test(test_null_and_host_with_gpu),

@@ -162,6 +162,10 @@ static void test_cuda_resources_without_gpu(void **state) {
   JGT_STATUS(JG_EINVAL, jg_memory_resource_device(0, NULL, &err));
   JGT_STATUS(JG_EINVAL, jg_memory_resource_managed(0, NULL, &err));
   JGT_STATUS(JG_EINVAL, jg_memory_resource_pool_create(0, NULL, NULL, &err));
+  JGT_STATUS(JG_EINVAL, jg_memory_resource_device_pool(0, NULL, &err));
+  JGT_STATUS(JG_EINVAL, jg_memory_resource_trim(NULL, 0, &err));
+  /* trimming a resource that caches nothing does nothing */
+  JGT_OK(jg_memory_resource_trim(jg_memory_resource_host(), 0, &err));
   /* a bad options version is an argument error before any device check */
   jg_pool_options opt;
   memset(&opt, 0, sizeof opt);
@@ -194,6 +198,9 @@ static void test_cuda_resources_without_gpu(void **state) {
   expect_enodev(jg_memory_resource_pool_create(0, &opt, &mr, &err), &err);
   jg_error_clear(&err);
   expect_enodev(jg_memory_resource_pool_create(0, NULL, &mr, &err), &err);
+  assert_null(mr);
+  jg_error_clear(&err);
+  expect_enodev(jg_memory_resource_device_pool(0, &mr, &err), &err);
   assert_null(mr);
 }
 
