@@ -12,46 +12,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_common.h"
 #include "jagged/jagged.h"
 
 #if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
-#include <cuda_runtime_api.h>
 int bench_cub_segmented_sum(const float *content, const int64_t *offsets, int64_t n, float *out,
                             void *stream);
 #endif
-
-#define RUNS 9
-
-static double now_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b) {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double *t) {
-  qsort(t, RUNS, sizeof t[0], cmp);
-  return t[RUNS / 2];
-}
-
-/* Poisson(3) by inversion, from a 64-bit LCG. */
-static int64_t poisson3(uint64_t *x) {
-  *x = *x * 6364136223846793005ULL + 1442695040888963407ULL;
-  double u = (double)(*x >> 11) / 9007199254740992.0, p = exp(-3.0), c = p;
-  int64_t k = 0;
-  while (u > c && k < 40) {
-    ++k;
-    p *= 3.0 / (double)k;
-    c += p;
-  }
-  return k;
-}
-
-static volatile float sink;
 
 int main(void) {
   const int64_t n = 5000000;
@@ -119,18 +86,8 @@ int main(void) {
     return 1;
   }
   /* the floor: device-to-device copy bandwidth (bytes read + written) */
-  const size_t cb = (size_t)1 << 30;
-  void *c0 = NULL, *c1 = NULL;
-  if (cudaMalloc(&c0, cb) != cudaSuccess || cudaMalloc(&c1, cb) != cudaSuccess) return 1;
-  for (int r = -2; r < RUNS; ++r) {
-    const double s = now_s();
-    cudaMemcpy(c1, c0, cb, cudaMemcpyDeviceToDevice);
-    cudaDeviceSynchronize();
-    if (r >= 0) t[r] = now_s() - s;
-  }
-  const double copy_bw = 2.0 * (double)cb / median(t);
-  cudaFree(c0);
-  cudaFree(c1);
+  const double copy_bw = bench_copy_bandwidth();
+  if (copy_bw == 0) return 1;
   for (int r = -2; r < RUNS; ++r) {
     const double s = now_s();
     if (jg_array_reduce(d, JG_REDUCE_SUM, NULL, &out, &err) != JG_OK) {

@@ -20,6 +20,12 @@
 #include "jagged/kernel.h"
 #include "jagged/rtc.h"
 #include "jagged/ops.h"
+#include "jagged/indexing.h"
+#include "jagged/ufunc.h"
+#include "jagged/structure.h"
+#include "jagged/elementwise.h"
+#include "jagged/physics.h"
+#include "jagged/combinatorics.h"
 #include "jagged/log.h"
 #include "jagged/transfer.h"
 

@@ -4,7 +4,7 @@
  * both; arrays on different backends fail with JG_EBACKEND naming the fixing call.
  *
  * Semantics follow Awkward Array 2.x (ak.sum, ak.min, ak.argmax, ak.num, ...) where this header
- * does not say otherwise. */
+ * does not say otherwise. Reductions run along any axis (jg_reduce_options.axis). */
 #ifndef JAGGED_OPS_H
 #define JAGGED_OPS_H
 
@@ -43,8 +43,13 @@ JG_API const char *jg_reducer_name(jg_reducer r);
 
 /** Options of jg_array_reduce; zero-initialise (all defaults), then set what differs. */
 typedef struct jg_reduce_options {
-  int64_t axis;       /**< -1 (with 0, the zeroed default, meaning -1 too in this version): the
-                           innermost list axis; anything else is JG_ENOTSUP */
+  bool has_axis;      /**< false (the zeroed default): reduce the innermost lists (axis -1),
+                           whatever `axis` holds; true: reduce along `axis` */
+  int64_t axis;       /**< with has_axis, the axis to reduce, as Awkward's: 0 the outer
+                           dimension (across the array's entries, left-aligned), 1 the first list
+                           level, ..., depth - 1 the innermost lists; negative values count from
+                           the innermost (-1, the innermost lists; -depth, the outer dimension).
+                           The depth is 1 plus the number of list and regular levels */
   bool keepdims;      /**< wrap each result in a length-1 regular list (type n * 1 * T), the form
                            to index with (argmax with keepdims as a jagged index) */
   int mask_identity;  /**< 0: the reducer's default (true for min, max, argmin, argmax; false
@@ -52,31 +57,58 @@ typedef struct jg_reduce_options {
   jg_stream stream;   /**< CUDA stream for device arrays (NULL: the legacy default stream) */
 } jg_reduce_options;
 
-/** Reduces every innermost list of `a` with `r`: for `a` of type n * var * T (any number of outer
- *  list, regular or option levels above the innermost list), the result has the outer structure
- *  of `a` with each innermost list replaced by one value: type n * R, or n * ?R when empty lists
- *  give None (a byte-masked option), or n * 1 * R / n * 1 * ?R with keepdims (a regular node of
- *  size 1 in place of the innermost list). Lists may have offsets not starting at 0, content past
- *  the last offset, or starts/stops in any order (list nodes). The nodes above the innermost list
- *  are made again over the same buffers (shared, not copied), so a None list above it stays None;
- *  the reduced values and the mask are new buffers on the array's backend (host memory from
- *  jg_memory_resource_host(), or jg_memory_resource_device(N) for cuda:N). Lists of an empty
- *  node (type var * unknown) reduce as float64 lists with no values. The mask of argmin and
- *  argmax is the sign byte of their output (no extra buffer); under mask_identity 1 the other
- *  reducers take it from list_minmax's `valid` (one more pass over the content).
- *  `opt` may be NULL (all defaults). `a` and the result live on the same backend; `*out` is a
- *  new reference (release it); on error it is NULL.
+/** Reduces `a` with `r` along opt->axis (Awkward's ak.sum, ak.min, ak.argmax, ... with axis=).
+ *
+ *  The innermost axis (axis -1 or depth - 1, and NULL options): every innermost list of `a`
+ *  (type n * var * T, any number of outer list, regular or option levels above it) is replaced
+ *  by one value: the result has the outer structure of `a`, type n * R, or n * ?R when empty
+ *  lists give None (a byte-masked option), or n * 1 * R / n * 1 * ?R with keepdims (a regular
+ *  node of size 1 in place of the innermost list). Lists may have offsets not starting at 0,
+ *  content past the last offset, or starts/stops in any order (list nodes). The nodes above the
+ *  innermost list are made again over the same buffers (shared, not copied), so a None list
+ *  above it stays None; the reduced values and the mask are new buffers on the array's backend
+ *  (host memory from jg_memory_resource_host(), or jg_memory_resource_device(N) for cuda:N).
+ *  Lists of an empty node (type var * unknown) reduce as float64 lists with no values. The mask
+ *  of argmin and argmax is the sign byte of their output (no extra buffer); under
+ *  mask_identity 1 the other reducers take it from list_minmax's `valid` (one more pass over the
+ *  content).
+ *
+ *  The outer axis (0) and middle axes (1 .. depth - 2), left-aligned as in Awkward: for every
+ *  entry of the list level at the axis (for axis 0: for the whole array), the items of its list
+ *  are merged position by position at every level below; a merged list is as long as the
+ *  longest of the lists it merges, and each leaf value reduces the values at its position in
+ *  every item, in the items' order. E.g. on x = [[[1, 2], [3]], [], [[4], [], [5, 6, 7]]], sum
+ *  at axis 1 gives [[4, 2], [], [9, 6, 7]] and at axis 0 [[5, 2], [3], [5, 6, 7]]. The result
+ *  has one level less than `a`: the levels above the axis are made again over their buffers
+ *  (None lists above the axis stay None), the levels below get new compact offsets. argmin and
+ *  argmax give the position along the reduced axis (the item's index in its list, or the entry's
+ *  index for axis 0). Every merged position has at least one value, so no value is None; with
+ *  mask_identity (the default of min, max, argmin, argmax) the values still get an option type,
+ *  all valid, as in Awkward. keepdims wraps each merged result in a length-1 regular list (type
+ *  n * 1 * var * ...; for axis 0 the whole result: 1 * len * ...). Results are computed by
+ *  catalog kernels on the array's backend (reduce_axis_start, reduce_axis_lengths,
+ *  reduce_axis_children, take, the per-list reducers, reduce_axis_argpos); each level's merged
+ *  sizes are scanned and read back to the host (a transfer per level). Floating-point sums,
+ *  products and means reduce the values of a merged position in item order on the host and with
+ *  the per-list kernels' order on the GPU, so they may differ in the last bits, as at axis -1.
+ *  Work per merged position is proportional to the number of items merged: at axis 0 the whole
+ *  array (fine for a few merged positions, slow for arrays whose lists are all long).
+ *
+ *  `opt` may be NULL (all defaults, axis -1). `a` and the result live on the same backend;
+ *  `*out` is a new reference (release it); on error it is NULL.
  *  Errors, in this order: JG_EINVAL for NULL `a` or `out`, an unknown reducer or a
- *  mask_identity outside {-1, 0, 1}; JG_ENOTSUP for an axis other than -1 (or 0) in this
- *  version; JG_ENOTSUP for a regular innermost axis (a regular node below the innermost list, or
- *  numeric data of ndim > 1: the message says so), for records, and for options inside the
- *  innermost lists (ak.count would skip None values; not in this version); JG_ESHAPE for an
- *  array without list levels ("reducing along axis -1 needs a list; the array has type ...");
- *  JG_EDTYPE for float16 content (bfloat16 and complex arrays cannot be made); JG_EVALUE for
- *  lists whose starts/stops leave the content (the kernel's BAD_RANGE: the first bad list in
- *  err->index); JG_ENODEV / JG_EINDEX / JG_ECUDA / JG_EDEVMEM for device arrays; JG_ENOMEM.
- *  Kernels and copies run on `opt->stream`; the call synchronises it before returning, so the
- *  result is ready on return. Thread-safe. */
+ *  mask_identity outside {-1, 0, 1}; JG_ESHAPE for an axis beyond the depth ("axis=3 exceeds the
+ *  depth of the nested list structure (which is 3)"). At the innermost axis: JG_ENOTSUP for a
+ *  regular innermost axis (a regular node below the innermost list, or numeric data of ndim > 1:
+ *  the message says so), for records, and for options inside the innermost lists (ak.count
+ *  would skip None values; not in this version); JG_ESHAPE for an array without list levels
+ *  ("reducing along axis -1 needs a list; the array has type ..."). At other axes: JG_ENOTSUP for
+ *  a regular level or an option (None) at or below the reduced axis, records, or numeric data of
+ *  ndim > 1. Both: JG_EDTYPE for float16 content (bfloat16 and complex arrays cannot be made);
+ *  JG_EVALUE for lists whose starts/stops leave the content (the kernel's BAD_RANGE: the first
+ *  bad list in err->index); JG_ENODEV / JG_EINDEX / JG_ECUDA / JG_EDEVMEM for device arrays;
+ *  JG_EOVERFLOW / JG_ENOMEM. Kernels and copies run on `opt->stream`; the call synchronises it
+ *  before returning, so the result is ready on return. Thread-safe. */
 JG_API jg_status jg_array_reduce(const jg_array *a, jg_reducer r, const jg_reduce_options *opt,
                                  jg_array **out, jg_error *err);
 

@@ -687,7 +687,10 @@ static jg_status counts_scan_device(const jg_view *counts, jg_len total, int dev
   JG_RETURN_IF(temp_bytes > SIZE_MAX - head, JG_EOVERFLOW, err, "%s: temporary size overflows",
                fn);
   jg_memory_resource *mr = NULL;
-  JG_RETURN_NOT_OK(jgi_error_prefix(jg_memory_resource_device(dev, &mr, err), fn, err));
+  /* Scratch from the library's pool (no cudaMalloc per call), or plain device memory. */
+  jg_status pst = jg_memory_resource_device_pool(dev, &mr, err);
+  if (pst == JG_ENOTSUP) pst = jg_memory_resource_device(dev, &mr, err);
+  JG_RETURN_NOT_OK(jgi_error_prefix(pst, fn, err));
   jg_buffer *scratch = NULL;
   JG_RETURN_NOT_OK(
       jgi_error_prefix(jg_buffer_allocate(mr, head + temp_bytes, stream, &scratch, err), fn, err));

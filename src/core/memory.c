@@ -471,6 +471,8 @@ jg_status jg_memory_resource_device_pool(int device_id, jg_memory_resource **mr,
   }
   if (st == JG_OK && ops_pools[device_id] == NULL) {
     st = make_pool(device_id, UINT64_MAX, 0, &ops_pools[device_id], err);
+    /* Library-owned: a private_data other than itself keeps jg_memory_resource_destroy off. */
+    if (st == JG_OK) ops_pools[device_id]->mr.private_data = (void *)&ops_pools;
   }
   if (st == JG_OK) *mr = &ops_pools[device_id]->mr;
   pthread_mutex_unlock(&ops_pool_lock);
@@ -483,7 +485,8 @@ jg_status jg_memory_resource_device_pool(int device_id, jg_memory_resource **mr,
 jg_status jg_memory_resource_trim(jg_memory_resource *mr, size_t keep_bytes, jg_error *err) {
   JG_RETURN_IF(mr == NULL, JG_EINVAL, err, "jg_memory_resource_trim: mr is NULL");
 #if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
-  if (mr->kind != JG_MEMORY_DEVICE_POOL || mr->private_data != (void *)mr) return JG_OK;
+  /* Pools made here: user pools (private_data is the resource) and the library's own. */
+  if (mr->kind != JG_MEMORY_DEVICE_POOL || mr->allocate != pool_allocate) return JG_OK;
   const pool_resource *pr = (const pool_resource *)mr;
   JG_CUDA_RETURN_NOT_OK(cudaMemPoolTrimTo(pr->pool, keep_bytes), "cudaMemPoolTrimTo", err);
 #else

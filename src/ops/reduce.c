@@ -15,6 +15,7 @@
 #include "internal/jgi_array.h"
 #include "internal/jgi_check.h"
 #include "internal/jgi_ops.h"
+#include "internal/jgi_scan_offsets.h"
 #include "jagged/kernel.h"
 #include "jagged/ops.h"
 
@@ -26,6 +27,13 @@ extern JGI_HIDDEN const jg_kernel jgi_kernel_list_count;
 extern JGI_HIDDEN const jg_kernel jgi_kernel_list_count_nonzero;
 extern JGI_HIDDEN const jg_kernel jgi_kernel_list_anyall;
 extern JGI_HIDDEN const jg_kernel jgi_kernel_list_mean;
+/* Middle-axis reductions (src/kernels/reduce_axis_*), with take, fill and list_count. */
+extern JGI_HIDDEN const jg_kernel jgi_kernel_reduce_axis_start;
+extern JGI_HIDDEN const jg_kernel jgi_kernel_reduce_axis_lengths;
+extern JGI_HIDDEN const jg_kernel jgi_kernel_reduce_axis_children;
+extern JGI_HIDDEN const jg_kernel jgi_kernel_reduce_axis_argpos;
+extern JGI_HIDDEN const jg_kernel jgi_kernel_take;
+extern JGI_HIDDEN const jg_kernel jgi_kernel_fill;
 
 const char *jg_reducer_name(jg_reducer r) {
   switch (r) {
@@ -336,6 +344,274 @@ static jg_status reduce_lists(jgi_op_ctx *c, const jg_array *list, jg_reducer r,
   return st;
 }
 
+
+/* ------------------------------------------------------------------------------------------ */
+/* Reductions at the outer or a middle axis (left-aligned, as Awkward's)                       */
+/* ------------------------------------------------------------------------------------------ */
+/*
+ * Reducing axis a of an array of depth D (a < D - 1) merges, for every entry p of the list
+ * node at axis a (or, for a = 0, for the whole array), the subtrees of p's items, left-aligned:
+ * the merged list at each level below is as long as the longest merged list, and each leaf
+ * value of the result reduces the values found at its position in every item (in the order of
+ * the items). The state is a set of slots (merged positions), each with its contributors in
+ * order: R (slots + 1 offsets from 0), P (each contributor's position in the current node's
+ * entries) and J (its position along the reduced axis, for argmin and argmax).
+ *  - start: the slots are the lists of the node at axis a (a virtual list over the root for
+ *    a = 0), their contributors the lists' items (reduce_axis_start);
+ *  - one list level down: each slot's merged length is its longest contributor
+ *    (reduce_axis_lengths, which checks the lists), the merged children are numbered by a scan
+ *    of those (the level's new offsets), and each child's contributors are the items at its
+ *    local index in every contributor long enough, in order (reduce_axis_children: count, scan,
+ *    fill; one thread per child on the GPU, no atomics);
+ *  - at the leaf: the contributors' values are gathered in slot order (take) and reduced as
+ *    lists by the innermost-axis kernels over R (reduce_lists); argmin/argmax positions are
+ *    mapped to J (reduce_axis_argpos).
+ * Every slot has at least one contributor, so no result is None; with mask_identity (the
+ * default of min, max, argmin, argmax) the values still get an option type (all valid), as in
+ * Awkward. The work of a slot is proportional to its number of contributors times the depth:
+ * the whole array for axis 0 (one thread per merged position there). */
+
+typedef struct axis_state {
+  jg_len n;      /* slots */
+  jg_view R;     /* n + 1 int64 offsets from 0 */
+  jg_view P, J;  /* total int64 each */
+  int64_t total; /* contributors */
+} axis_state;
+
+/* The start state: the lists of `list` as slots (list NULL: one slot over the `length` entries
+ * of the root). */
+static jg_status axis_start(jgi_op_ctx *c, const jg_array *list, jg_len length, axis_state *s,
+                            jg_error *err) {
+  jg_kernel_arg starts, stops;
+  if (list != NULL) {
+    JG_RETURN_NOT_OK(jgi_op_list_args(c, list, &starts, &stops, err));
+    jg_view counts;
+    s->n = list->length;
+    JG_RETURN_NOT_OK(jgi_op_alloc(c, s->n, JG_DTYPE_INT64, &counts, err));
+    const jg_kernel_arg a[4] = {jg_arg_i64(s->n), starts, stops, jgi_op_out_arg(&counts)};
+    JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_list_count, a, 4, &c->launch, err));
+    JG_RETURN_NOT_OK(jgi_op_counts_to_offsets(c, &counts, &s->R, &s->total, err));
+  } else {
+    s->n = 1;
+    s->total = length;
+    jg_view zero;
+    JG_RETURN_NOT_OK(jgi_op_alloc(c, 2, JG_DTYPE_INT64, &s->R, err));
+    JG_RETURN_NOT_OK(jgi_op_alloc(c, 1, JG_DTYPE_INT64, &zero, err));
+    int64_t *r = jg_view_data(&s->R);
+    const jg_kernel_arg f0[3] = {jg_arg_i64(1), jg_arg_i64(0), jgi_op_out_arg(&zero)};
+    const jg_kernel_arg f1[3] = {jg_arg_i64(1), jg_arg_i64(0),
+                                 jg_arg_array(r, 1, JG_DTYPE_INT64, c->device)};
+    const jg_kernel_arg f2[3] = {jg_arg_i64(1), jg_arg_i64(length),
+                                 jg_arg_array(r + 1, 1, JG_DTYPE_INT64, c->device)};
+    JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_fill, f0, 3, &c->launch, err));
+    JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_fill, f1, 3, &c->launch, err));
+    JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_fill, f2, 3, &c->launch, err));
+    starts = jgi_op_out_arg(&zero);
+  }
+  JG_RETURN_NOT_OK(jgi_op_alloc(c, s->total, JG_DTYPE_INT64, &s->P, err));
+  JG_RETURN_NOT_OK(jgi_op_alloc(c, s->total, JG_DTYPE_INT64, &s->J, err));
+  const jg_kernel_arg a[6] = {jg_arg_i64(s->n),      jgi_op_out_arg(&s->R), starts,
+                              jg_arg_i64(s->total),  jgi_op_out_arg(&s->P), jgi_op_out_arg(&s->J)};
+  return jg_kernel_call(&jgi_kernel_reduce_axis_start, a, 6, &c->launch, err);
+}
+
+/* One list level down: `s` becomes the merged children of its slots; *offsets gets the level's
+ * offsets (s->n + 1 from 0, over the new slots). */
+static jg_status axis_descend(jgi_op_ctx *c, const jg_array *list, axis_state *s,
+                              jg_view *offsets, jg_error *err) {
+  jg_kernel_arg starts, stops;
+  JG_RETURN_NOT_OK(jgi_op_list_args(c, list, &starts, &stops, err));
+  jg_view most, counts, dummy_p, dummy_j;
+  JG_RETURN_NOT_OK(jgi_op_alloc(c, s->n, JG_DTYPE_INT64, &most, err));
+  const jg_kernel_arg a[9] = {jg_arg_i64(s->n),          jgi_op_out_arg(&s->R),
+                              jg_arg_i64(s->total),      jgi_op_out_arg(&s->P),
+                              jg_arg_i64(list->length),  starts,
+                              stops,                     jg_arg_i64(list->children[0]->length),
+                              jgi_op_out_arg(&most)};
+  JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_reduce_axis_lengths, a, 9, &c->launch, err));
+  int64_t nchild = 0;
+  JG_RETURN_NOT_OK(jgi_op_counts_to_offsets(c, &most, offsets, &nchild, err));
+  JG_RETURN_NOT_OK(jgi_op_alloc(c, nchild, JG_DTYPE_INT64, &counts, err));
+  JG_RETURN_NOT_OK(jgi_op_alloc(c, 1, JG_DTYPE_INT64, &dummy_p, err));
+  JG_RETURN_NOT_OK(jgi_op_alloc(c, 1, JG_DTYPE_INT64, &dummy_j, err));
+  const jg_kernel_arg b[12] = {jg_arg_i64(nchild),     jg_arg_i64(s->n),
+                               jgi_op_out_arg(offsets), jgi_op_out_arg(&s->R),
+                               jgi_op_out_arg(&s->P),   jgi_op_out_arg(&s->J),
+                               starts,                  stops,
+                               jg_arg_i64(0),           jgi_op_out_arg(&counts),
+                               jgi_op_out_arg(&dummy_p), jgi_op_out_arg(&dummy_j)};
+  JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_reduce_axis_children, b, 12, &c->launch, err));
+  axis_state t;
+  t.n = nchild;
+  JG_RETURN_NOT_OK(jgi_op_counts_to_offsets(c, &counts, &t.R, &t.total, err));
+  JG_RETURN_NOT_OK(jgi_op_alloc(c, t.total, JG_DTYPE_INT64, &t.P, err));
+  JG_RETURN_NOT_OK(jgi_op_alloc(c, t.total, JG_DTYPE_INT64, &t.J, err));
+  const jg_kernel_arg f[12] = {jg_arg_i64(nchild),     jg_arg_i64(s->n),
+                               jgi_op_out_arg(offsets), jgi_op_out_arg(&s->R),
+                               jgi_op_out_arg(&s->P),   jgi_op_out_arg(&s->J),
+                               starts,                  stops,
+                               jg_arg_i64(1),           jgi_op_out_arg(&t.R),
+                               jgi_op_out_arg(&t.P),    jgi_op_out_arg(&t.J)};
+  JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_reduce_axis_children, f, 12, &c->launch, err));
+  *s = t;
+  return JG_OK;
+}
+
+/* The values of the leaf `leaf` (numeric or empty) at the contributors of `s`, reduced per
+ * slot with `r`: a numeric array of s->n values, in a byte-masked option when `masked`. */
+static jg_status axis_leaf(jgi_op_ctx *c, const jg_array *leaf, const axis_state *s, jg_reducer r,
+                           bool masked, jg_array **out, jg_error *err) {
+  jg_array *values = NULL, *lists = NULL, *red = NULL;
+  jg_status st = JG_OK;
+  if (leaf->kind == JG_NODE_NUMERIC) {
+    const jg_view *dv = &leaf->buffers[0];
+    const jg_len m = dv->layout.shape[0];
+    jg_kernel_arg data, idx;
+    jg_view gv;
+    JG_RETURN_NOT_OK(jgi_op_view_arg(c, dv, 0, m, &data, err));
+    JG_RETURN_NOT_OK(jgi_op_view_arg(c, &s->P, 0, s->total, &idx, err));
+    JG_RETURN_NOT_OK(jgi_op_alloc(c, s->total, dv->dtype, &gv, err));
+    const jg_kernel_arg a[5] = {jg_arg_i64(s->total), jg_arg_i64(m), data, idx,
+                                jgi_op_out_arg(&gv)};
+    JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_take, a, 5, &c->launch, err));
+    JG_RETURN_NOT_OK(jg_array_numeric(&gv, &values, err));
+  } else {
+    values = jg_array_retain((jg_array *)leaf); /* empty: no contributors */
+  }
+  st = jg_array_list_offset(&s->R, values, &lists, err);
+  jg_array_release(values);
+  const bool arg = r == JG_REDUCE_ARGMIN || r == JG_REDUCE_ARGMAX;
+  if (st == JG_OK) st = reduce_lists(c, lists, r, masked && !arg, arg ? &red : out, err);
+  jg_array_release(lists);
+  if (st != JG_OK || !arg) {
+    jg_array_release(red);
+    return st;
+  }
+  /* Positions among the slot's contributors -> positions along the reduced axis. */
+  jg_view pos, mapped, mask;
+  jg_array *mv = NULL;
+  st = jg_array_buffer(red, 0, &pos, err);
+  if (st == JG_OK) st = jgi_op_alloc(c, s->n, JG_DTYPE_INT64, &mapped, err);
+  if (st == JG_OK) {
+    const jg_kernel_arg a[6] = {jg_arg_i64(s->n),    jgi_op_out_arg(&s->R), jg_arg_i64(s->total),
+                                jgi_op_out_arg(&s->J), jgi_op_out_arg(&pos),  jgi_op_out_arg(&mapped)};
+    st = jg_kernel_call(&jgi_kernel_reduce_axis_argpos, a, 6, &c->launch, err);
+  }
+  jg_array_release(red);
+  if (st == JG_OK) st = jg_array_numeric(&mapped, &mv, err);
+  if (st == JG_OK && !masked) {
+    *out = mv;
+    return JG_OK;
+  }
+  if (st == JG_OK) st = sign_byte_view(&mapped, &mask, err);
+  if (st == JG_OK) st = jg_array_byte_masked(&mask, false, mv, out, err);
+  jg_array_release(mv);
+  return st;
+}
+
+/* Reduces `a` (its chain in `ch`) at axis `ax` (0 <= ax < depth - 1), where the node of that
+ * axis is ch->nodes[at] (unused for ax 0). */
+static jg_status reduce_axis(jgi_op_ctx *c, const chain *ch, int64_t ax, size_t at, jg_reducer r,
+                             const jg_reduce_options *o, jg_array **out, jg_error *err) {
+  axis_state s;
+  size_t k = ax == 0 ? 0 : at + 1;
+  JG_RETURN_NOT_OK(axis_start(c, ax == 0 ? NULL : ch->nodes[at], ch->nodes[0]->length, &s, err));
+  jg_view levels[64];
+  int nlevels = 0;
+  for (; jgi_node_is_list(ch->nodes[k]->kind); k++) {
+    JG_RETURN_IF(nlevels == 64, JG_ENOTSUP, err, "more than 64 list levels below the axis");
+    JG_RETURN_NOT_OK(axis_descend(c, ch->nodes[k], &s, &levels[nlevels], err));
+    nlevels++;
+  }
+  jg_array *res = NULL;
+  JG_RETURN_NOT_OK(axis_leaf(c, ch->nodes[k], &s, r, masks_empty(r, o->mask_identity), &res, err));
+  jg_status st = JG_OK;
+  for (int lv = nlevels - 1; st == JG_OK && lv >= (ax == 0 ? 1 : 0); lv--) {
+    jg_array *up = NULL;
+    st = jg_array_list_offset(&levels[lv], res, &up, err);
+    jg_array_release(res);
+    res = up;
+  }
+  if (st == JG_OK && o->keepdims) {
+    jg_array *up = NULL;
+    st = ax == 0 ? jg_array_regular(res, res->length, 1, &up, err)
+                 : jg_array_regular(res, 1, -1, &up, err);
+    jg_array_release(res);
+    res = up;
+  }
+  for (size_t i = ax == 0 ? 0 : at; st == JG_OK && i-- > 0;) {
+    jg_array *up = NULL;
+    st = jgi_op_remake(ch->nodes[i], res, &up, err);
+    jg_array_release(res);
+    res = up;
+  }
+  if (st != JG_OK) {
+    jg_array_release(res);
+    return st;
+  }
+  *out = res;
+  return JG_OK;
+}
+
+/* Resolves opt->axis for `a`: *ax in [0, depth) counted from the outside (depth = 1 + the list
+ * and regular levels of the chain), *innermost when it is the innermost axis (the per-list
+ * path), else *at = the chain index of the axis' node, with the structure below it checked. */
+static jg_status resolve_axis(const char *fn, const jg_array *a, int64_t axis, jg_reducer r,
+                              int64_t *ax, bool *innermost, size_t *at, chain *ch,
+                              jg_error *err) {
+  int64_t depth = 1;
+  for (const jg_array *p = a; jgi_node_has_one_content(p->kind); p = p->children[0]) {
+    if (jgi_node_is_list(p->kind) || p->kind == JG_NODE_REGULAR) depth++;
+  }
+  const int64_t v = axis >= 0 ? axis : depth + axis;
+  JG_RETURN_IF(axis == INT64_MIN || v < 0 || v >= depth, JG_ESHAPE, err,
+               "%s: axis=%lld exceeds the depth of the nested list structure (which is %lld)", fn,
+               (long long)axis, (long long)depth);
+  *ax = v;
+  *innermost = v == depth - 1;
+  if (*innermost) return JG_OK;
+  /* The chain, and the node of axis v. */
+  size_t len = 1;
+  for (const jg_array *p = a; jgi_node_has_one_content(p->kind); p = p->children[0]) len++;
+  ch->nodes = malloc(len * sizeof *ch->nodes);
+  JG_RETURN_IF(ch->nodes == NULL, JG_ENOMEM, err, "%s: out of memory", fn);
+  ch->len = len;
+  size_t i = 0, found = 0;
+  int64_t level = 0;
+  for (const jg_array *p = a;; p = p->children[0], i++) {
+    ch->nodes[i] = p;
+    if (jgi_node_is_list(p->kind) || p->kind == JG_NODE_REGULAR) {
+      level++;
+      if (level == v) found = i;
+    }
+    if (!jgi_node_has_one_content(p->kind)) break;
+  }
+  *at = found;
+  const size_t from = v == 0 ? 0 : found;
+  for (size_t k = from; k < len; k++) {
+    const jg_array *p = ch->nodes[k];
+    JG_RETURN_IF(p->kind == JG_NODE_REGULAR, JG_ENOTSUP, err,
+                 "%s: axis %lld: a regular level (size %lld) at or below the reduced axis is not "
+                 "supported in this version",
+                 fn, (long long)axis, (long long)p->regular_size);
+    JG_RETURN_IF(jgi_node_is_option(p->kind), JG_ENOTSUP, err,
+                 "%s: axis %lld: None values at or below the reduced axis (%s node) are not "
+                 "supported in this version",
+                 fn, (long long)axis, jgi_array_node_name(p->kind));
+  }
+  const jg_array *leaf = ch->nodes[len - 1];
+  JG_RETURN_IF(leaf->kind == JG_NODE_RECORD, JG_ENOTSUP, err,
+               "%s: cannot %s records: reduce one field at a time (jg_array_field)", fn,
+               jg_reducer_name(r));
+  JG_RETURN_IF(leaf->kind == JG_NODE_NUMERIC && leaf->buffers[0].layout.ndim > 1, JG_ENOTSUP, err,
+               "%s: numeric data of %d dimensions is not supported at axis %lld in this version",
+               fn, (int)leaf->buffers[0].layout.ndim, (long long)axis);
+  JG_RETURN_IF(leaf->kind == JG_NODE_NUMERIC && !is_reducible_dtype(leaf->buffers[0].dtype),
+               JG_EDTYPE, err, "%s: cannot %s %s values", fn, jg_reducer_name(r),
+               jg_dtype_name(leaf->buffers[0].dtype));
+  return JG_OK;
+}
+
 static jg_status reduce(const char *fn, const jg_array *a, jg_reducer r, bool num,
                         const jg_reduce_options *opt, jg_array **out, jg_error *err) {
   JG_RETURN_IF(out == NULL, JG_EINVAL, err, "%s: out is NULL", fn);
@@ -350,11 +626,32 @@ static jg_status reduce(const char *fn, const jg_array *a, jg_reducer r, bool nu
                "%s: mask_identity is %d; it must be -1 (identity), 0 (the reducer's default) or "
                "1 (None)",
                fn, o.mask_identity);
-  JG_RETURN_IF(o.axis != -1 && o.axis != 0, JG_ENOTSUP, err,
-               "%s: axis %lld: only the innermost axis (-1) is supported in this version", fn,
-               (long long)o.axis);
+  if (!o.has_axis) o.axis = -1;
 
   chain ch = {NULL, 0, 0};
+  if (!num) {
+    int64_t ax = 0;
+    bool innermost = true;
+    size_t at = 0;
+    jg_status st = resolve_axis(fn, a, o.axis, r, &ax, &innermost, &at, &ch, err);
+    if (st == JG_OK && !innermost) {
+      jgi_op_ctx c;
+      memset(&c, 0, sizeof c);
+      jg_array *res = NULL;
+      st = jgi_op_ctx_init(&c, fn, a, o.stream, err);
+      if (st == JG_OK) st = reduce_axis(&c, &ch, ax, at, r, &o, &res, err);
+      st = jgi_op_ctx_finish(&c, st, err);
+      if (st == JG_OK) {
+        *out = res;
+      } else {
+        jg_array_release(res);
+      }
+    }
+    if (st != JG_OK || !innermost) {
+      free(ch.nodes);
+      return st;
+    }
+  }
   jg_status st = walk(a, r, num, fn, &ch, err);
   jgi_op_ctx c;
   memset(&c, 0, sizeof c);

@@ -196,7 +196,7 @@ static void test_errors_match(void **state) {
   off[90001] = 100007;
   a = jgt_offsets64(off, n + 1, jgt_iota(n));
   free(off);
-  const jg_reduce_options o = {-1, true, 1, NULL};
+  const jg_reduce_options o = {.has_axis = true, .axis = -1, .keepdims = true, .mask_identity = 1};
   same_error(a, JG_REDUCE_SUM, &o);
   same_error(a, JG_REDUCE_ARGMIN, NULL);
   d = to_device(a);

@@ -702,7 +702,7 @@ static void test_from_host_counts(void **state) {
   JGT_STATUS(JG_EVALUE, jg_array_from_host_counts((const int64_t[]){2, 9, -1}, 3, content, 5,
                                                   JG_DTYPE_FLOAT64, &a, &err));
   assert_int_equal(err.index, 2); /* negative first, though count 1 is also too large */
-  JGT_CONTAINS(err.message, "counts[2] = -1 is negative");
+  JGT_CONTAINS(err.message, "counts[2] is negative");
   JGT_STATUS(JG_EVALUE, jg_array_from_host_counts((const int64_t[]){2, 9, 1}, 3, content, 5,
                                                   JG_DTYPE_FLOAT64, &a, &err));
   assert_int_equal(err.index, 1);

@@ -11,8 +11,8 @@ jg_status jgi_counts_to_offsets_cpu(const jg_view *counts, jg_len total, int64_t
   jg_len first_too_large = -1;
   for (jg_len i = 0; i < n; i++) {
     const int64_t c = jgi_view_get_index(counts, i);
-    JG_RETURN_IF_AT(c < 0, JG_EVALUE, err, i, "%s: counts[%lld] = %lld is negative", fn,
-                    (long long)i, (long long)c);
+    /* The message of the device path (which records the position only). */
+    JG_RETURN_IF_AT(c < 0, JG_EVALUE, err, i, "%s: counts[%lld] is negative", fn, (long long)i);
     if (c > total && first_too_large < 0) first_too_large = i;
   }
   JG_RETURN_IF_AT(first_too_large >= 0, JG_EVALUE, err, first_too_large,

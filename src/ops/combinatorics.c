@@ -1,0 +1,387 @@
+/* combinatorics.c: combinations and cartesian products of jagged lists (combinatorics.h), with
+ * Awkward Array 2.x's semantics at axis=1 (ak.combinations, ak.argcombinations, ak.cartesian,
+ * ak.argcartesian).
+ *
+ * How, on either backend (every step a catalog kernel or a copy on the array's stream):
+ *  1. counts per list: combinations_counts (C(L, n) or C(L + n - 1, n), exact, overflow
+ *     checked) or cartesian_counts (the product of the lists' lengths);
+ *  2. offsets from 0 by an exclusive scan of the counts (src/kernels/scan on the GPU, as
+ *     jg_array_from_counts does; a loop on the host), whose last entry (the total) is read back;
+ *  3. k planes of `total` int64 positions: combinations_fill / cartesian_fill (on the GPU one
+ *     thread per output tuple, so the writes are coalesced whatever the list lengths);
+ *  4. the fields: the planes themselves (arg versions, local positions) or the items gathered
+ *     through them with `take` (numbers; records field by field);
+ *  5. a list-offset node over the offsets and a record / tuple of the fields. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal/jgi_array.h"
+#include "internal/jgi_check.h"
+#include "internal/jgi_cuda.h"
+#include "internal/jgi_ops.h"
+#include "internal/jgi_scan_offsets.h"
+#include "internal/jgi_transfer.h"
+#include "jagged/combinatorics.h"
+#include "jagged/kernel.h"
+#include "kernels/scan/scan.h"
+
+extern JGI_HIDDEN const jg_kernel jgi_kernel_combinations_counts;
+extern JGI_HIDDEN const jg_kernel jgi_kernel_combinations_fill;
+extern JGI_HIDDEN const jg_kernel jgi_kernel_cartesian_counts;
+extern JGI_HIDDEN const jg_kernel jgi_kernel_cartesian_fill;
+extern JGI_HIDDEN const jg_kernel jgi_kernel_take;
+
+/* ------------------------------------------------------------------------------------------ */
+/* Shared steps                                                                                */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The top lists of an argument: starts/stops kernel arguments and the content. */
+typedef struct top_lists {
+  jg_kernel_arg starts, stops;
+  const jg_array *content;
+} top_lists;
+
+static jg_status get_lists(jgi_op_ctx *c, const jg_array *a, top_lists *l, jg_error *err) {
+  if (!jgi_node_is_list(a->kind)) {
+    char type[128];
+    if (jg_array_type_string(a, type, sizeof type, NULL, NULL) != JG_OK) type[0] = '\0';
+    return jg_error_set(err, JG_ESHAPE, -1, "needs lists at axis 1; the array has type %s", type);
+  }
+  l->content = a->children[0];
+  return jgi_op_list_args(c, a, &l->starts, &l->stops, err);
+}
+
+static jg_status check_fields(const char *const *fields, int k, jg_error *err) {
+  if (fields == NULL) return JG_OK;
+  for (int q = 0; q < k; q++) {
+    JG_RETURN_IF_AT(fields[q] == NULL || fields[q][0] == '\0', JG_EINVAL, err, q,
+                    "field name %d is NULL or empty", q);
+    for (int r = 0; r < q; r++) {
+      JG_RETURN_IF_AT(strcmp(fields[q], fields[r]) == 0, JG_EINVAL, err, q,
+                      "field name '%s' is repeated (fields %d and %d)", fields[q], r, q);
+    }
+  }
+  return JG_OK;
+}
+
+/* Offsets from 0 (n + 1 int64, a new buffer of c) from n int64 counts on c's backend, and their
+ * total (read back to the host). */
+jg_status jgi_op_counts_to_offsets(jgi_op_ctx *c, const jg_view *counts, jg_view *offsets,
+                                   int64_t *total, jg_error *err) {
+  const jg_len n = counts->layout.shape[0];
+  JG_RETURN_IF(n == INT64_MAX, JG_EOVERFLOW, err, "%lld lists overflow a size", (long long)n);
+  JG_RETURN_NOT_OK(jgi_op_alloc(c, n + 1, JG_DTYPE_INT64, offsets, err));
+  int64_t *o = jg_view_data(offsets);
+  if (c->backend != JG_BACKEND_CUDA) {
+    const int64_t *k = jg_view_data(counts);
+    o[0] = 0;
+    for (jg_len i = 0; i < n; i++) {
+      JG_RETURN_IF_AT(k[i] > INT64_MAX - o[i], JG_EOVERFLOW, err, i,
+                      "the number of results up to list %lld overflows int64", (long long)i);
+      o[i + 1] = o[i] + k[i];
+    }
+    *total = o[n];
+    return JG_OK;
+  }
+#if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
+  int prev = 0;
+  JG_RETURN_NOT_OK(jgi_cuda_device_push(c->device.id, &prev, err));
+  size_t temp_bytes = 0;
+  jg_status st = jgi_counts_to_offsets_cuda(jg_view_data(counts), 1, JG_DTYPE_INT64, n, INT64_MAX,
+                                            o, NULL, NULL, &temp_bytes, c->launch.stream, err);
+  const size_t head = 256;
+  jg_view scratch;
+  if (st == JG_OK && temp_bytes > (size_t)INT64_MAX - head) {
+    st = jg_error_set(err, JG_EOVERFLOW, -1, "temporary size overflows");
+  }
+  if (st == JG_OK) st = jgi_op_alloc(c, (jg_len)(head + temp_bytes), JG_DTYPE_UINT8, &scratch, err);
+  jgi_scan_status h_status;
+  int64_t sum = 0;
+  if (st == JG_OK) {
+    char *base = jg_view_data(&scratch);
+    jgi_scan_status *d_status = (jgi_scan_status *)(void *)base;
+    cudaStream_t s = (cudaStream_t)c->launch.stream;
+    st = jgi_counts_to_offsets_cuda(jg_view_data(counts), 1, JG_DTYPE_INT64, n, INT64_MAX, o,
+                                    d_status, base + head, &temp_bytes, c->launch.stream, err);
+    if (st == JG_OK) {
+      st = jgi_cuda_error(err,
+                          cudaMemcpyAsync(&h_status, d_status, sizeof h_status,
+                                          cudaMemcpyDeviceToHost, s),
+                          "cudaMemcpyAsync (scan status)");
+    }
+    if (st == JG_OK) {
+      st = jgi_cuda_error(err, cudaMemcpyAsync(&sum, o + n, sizeof sum, cudaMemcpyDeviceToHost, s),
+                          "cudaMemcpyAsync (total)");
+    }
+    const jg_status sync =
+        jgi_cuda_error(err, cudaStreamSynchronize(s), "cudaStreamSynchronize");
+    if (st == JG_OK) st = sync;
+  }
+  jgi_cuda_device_pop(prev, c->device.id);
+  JG_RETURN_NOT_OK(st);
+  jgi_transfer_record(JG_TRANSFER_TO_HOST, sizeof h_status + sizeof sum, "combinatorics: total");
+  JG_RETURN_IF_AT(h_status.first_overflow != UINT64_MAX, JG_EOVERFLOW, err,
+                  (int64_t)h_status.first_overflow,
+                  "the number of results up to list %llu overflows int64",
+                  h_status.first_overflow);
+  JG_RETURN_IF(h_status.first_negative != UINT64_MAX, JG_EINTERNAL, err, "negative count");
+  *total = sum;
+  return JG_OK;
+#else
+  return jg_error_set(err, JG_EINTERNAL, -1, "device arrays in a build without CUDA");
+#endif
+}
+
+/* Plane q (total entries) of a k * total buffer of positions. */
+static jg_status plane(const jg_view *all, int q, int64_t total, jg_view *out, jg_error *err) {
+  const jg_slice s = JG_SLICE((jg_len)q * total, (jg_len)(q + 1) * total, 1);
+  return jg_view_slice(out, all, 1, &s, err);
+}
+
+/* The items of `content` at the `total` positions of `index` (on c's backend): numbers through
+ * `take`, records field by field; an empty node (which no index can reach) as it is. */
+static jg_status gather(jgi_op_ctx *c, const jg_array *content, const jg_view *index,
+                        int64_t total, int depth, jg_array **out, jg_error *err) {
+  JG_RETURN_IF(depth > 64, JG_ENOTSUP, err, "records nested more than 64 deep");
+  switch (content->kind) {
+    case JG_NODE_NUMERIC: {
+      const jg_view *dv = &content->buffers[0];
+      JG_RETURN_IF(dv->layout.ndim != 1, JG_ENOTSUP, err,
+                   "items that are numbers of %d dimensions are not supported in this version",
+                   (int)dv->layout.ndim);
+      JG_RETURN_IF(dv->dtype == JG_DTYPE_FLOAT16, JG_EDTYPE, err, "cannot gather %s items",
+                   jg_dtype_name(dv->dtype));
+      const jg_len m = dv->layout.shape[0];
+      jg_kernel_arg data, idx;
+      jg_view ov;
+      JG_RETURN_NOT_OK(jgi_op_view_arg(c, dv, 0, m, &data, err));
+      JG_RETURN_NOT_OK(jgi_op_view_arg(c, index, 0, total, &idx, err));
+      JG_RETURN_NOT_OK(jgi_op_alloc(c, total, dv->dtype, &ov, err));
+      const jg_kernel_arg args[5] = {jg_arg_i64(total), jg_arg_i64(m), data, idx,
+                                     jgi_op_out_arg(&ov)};
+      JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_take, args, 5, &c->launch, err));
+      return jg_array_numeric(&ov, out, err);
+    }
+    case JG_NODE_EMPTY:
+      JG_RETURN_IF(total != 0, JG_EINTERNAL, err, "positions into an empty node");
+      *out = jg_array_retain((jg_array *)content);
+      return JG_OK;
+    case JG_NODE_RECORD: {
+      const int nf = content->nchildren;
+      jg_array **f = calloc(nf > 0 ? (size_t)nf : 1, sizeof *f);
+      const char **names = calloc(nf > 0 ? (size_t)nf : 1, sizeof *names);
+      jg_status st = f == NULL || names == NULL ? jg_error_set(err, JG_ENOMEM, -1, "out of memory")
+                                                : JG_OK;
+      for (int q = 0; st == JG_OK && q < nf; q++) {
+        names[q] = content->names != NULL ? content->names[q] : NULL;
+        st = gather(c, content->children[q], index, total, depth + 1, &f[q], err);
+      }
+      if (st == JG_OK) {
+        st = jg_array_record(nf, f, content->names != NULL ? names : NULL, total, out, err);
+      }
+      for (int q = 0; f != NULL && q < nf; q++) jg_array_release(f[q]);
+      free(f);
+      free(names);
+      return st;
+    }
+    default:
+      return jg_error_set(err, JG_ENOTSUP, -1,
+                          "items of %s nodes (nested lists or options) are not supported in this "
+                          "version: use the arg version and index with its positions",
+                          jgi_array_node_name(content->kind));
+  }
+}
+
+/* The k fields of the result: planes of `pos` (local positions) or the items of contents[q]
+ * gathered through them (global positions); then records or tuples over them, in lists. */
+static jg_status build(jgi_op_ctx *c, int k, const jg_array *const *contents, bool arg,
+                       const jg_view *pos, int64_t total, const char *const *fields,
+                       jg_array **out, jg_error *err) {
+  jg_array *f[4] = {NULL, NULL, NULL, NULL};
+  jg_status st = JG_OK;
+  for (int q = 0; st == JG_OK && q < k; q++) {
+    jg_view pv;
+    st = plane(pos, q, total, &pv, err);
+    if (st != JG_OK) break;
+    st = arg ? jg_array_numeric(&pv, &f[q], err) : gather(c, contents[q], &pv, total, 0, &f[q], err);
+  }
+  if (st == JG_OK) st = jg_array_record(k, f, fields, total, out, err);
+  for (int q = 0; q < k; q++) jg_array_release(f[q]);
+  return st;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Combinations                                                                                */
+/* ------------------------------------------------------------------------------------------ */
+
+static jg_status combinations(const char *fn, const jg_array *a, int n, bool replacement,
+                              const char *const *fields, jg_stream stream, bool arg,
+                              jg_array **out, jg_error *err) {
+  JG_RETURN_IF(out == NULL, JG_EINVAL, err, "%s: out is NULL", fn);
+  *out = NULL;
+  JG_RETURN_IF(a == NULL, JG_EINVAL, err, "%s: a is NULL", fn);
+  JG_RETURN_IF(n < 1 || n > 4, JG_EINVAL, err, "%s: n = %d is outside [1, 4]", fn, n);
+  JG_RETURN_NOT_OK(jgi_error_prefix(check_fields(fields, n, err), fn, err));
+
+  jgi_op_ctx c;
+  JG_RETURN_NOT_OK(jgi_op_ctx_init(&c, fn, a, stream, err));
+  top_lists l;
+  jg_status st = get_lists(&c, a, &l, err);
+  const jg_len nl = a->length;
+  jg_view counts, offsets, pos;
+  int64_t total = 0;
+  if (st == JG_OK) st = jgi_op_alloc(&c, nl, JG_DTYPE_INT64, &counts, err);
+  if (st == JG_OK) {
+    const jg_kernel_arg args[7] = {jg_arg_i64(nl),         l.starts,
+                                   l.stops,                jg_arg_i64(l.content->length),
+                                   jg_arg_i64(n),          jg_arg_i64(replacement ? 1 : 0),
+                                   jgi_op_out_arg(&counts)};
+    st = jg_kernel_call(&jgi_kernel_combinations_counts, args, 7, &c.launch, err);
+  }
+  if (st == JG_OK) st = jgi_op_counts_to_offsets(&c, &counts, &offsets, &total, err);
+  int64_t size = 0;
+  if (st == JG_OK && jgi_mul_overflow(total, n, &size)) {
+    st = jg_error_set(err, JG_EOVERFLOW, -1, "%lld combinations of %d overflow a size",
+                      (long long)total, n);
+  }
+  if (st == JG_OK) st = jgi_op_alloc(&c, size, JG_DTYPE_INT64, &pos, err);
+  if (st == JG_OK) {
+    const jg_kernel_arg args[9] = {jg_arg_i64(nl),    l.starts,
+                                   l.stops,           jgi_op_out_arg(&offsets),
+                                   jg_arg_i64(n),     jg_arg_i64(replacement ? 1 : 0),
+                                   jg_arg_i64(arg),   jg_arg_i64(total),
+                                   jgi_op_out_arg(&pos)};
+    st = jg_kernel_call(&jgi_kernel_combinations_fill, args, 9, &c.launch, err);
+  }
+  jg_array *rec = NULL, *res = NULL;
+  if (st == JG_OK) {
+    const jg_array *contents[4] = {l.content, l.content, l.content, l.content};
+    st = build(&c, n, contents, arg, &pos, total, fields, &rec, err);
+  }
+  if (st == JG_OK) st = jg_array_list_offset(&offsets, rec, &res, err);
+  jg_array_release(rec);
+  st = jgi_op_ctx_finish(&c, st, err);
+  if (st != JG_OK) {
+    jg_array_release(res);
+    return st;
+  }
+  *out = res;
+  return JG_OK;
+}
+
+jg_status jg_array_combinations(const jg_array *a, int n, bool replacement,
+                                const char *const *fields, jg_stream stream, jg_array **out,
+                                jg_error *err) {
+  return combinations("jg_array_combinations", a, n, replacement, fields, stream, false, out,
+                      err);
+}
+
+jg_status jg_array_argcombinations(const jg_array *a, int n, bool replacement,
+                                   const char *const *fields, jg_stream stream, jg_array **out,
+                                   jg_error *err) {
+  return combinations("jg_array_argcombinations", a, n, replacement, fields, stream, true, out,
+                      err);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Cartesian products                                                                          */
+/* ------------------------------------------------------------------------------------------ */
+
+static jg_status cartesian(const char *fn, int narrays, const jg_array *const *arrays, bool nested,
+                           const char *const *fields, jg_stream stream, bool arg, jg_array **out,
+                           jg_error *err) {
+  JG_RETURN_IF(out == NULL, JG_EINVAL, err, "%s: out is NULL", fn);
+  *out = NULL;
+  JG_RETURN_IF(narrays < 2 || narrays > 3, JG_EINVAL, err, "%s: narrays = %d is outside [2, 3]",
+               fn, narrays);
+  JG_RETURN_IF(arrays == NULL, JG_EINVAL, err, "%s: arrays is NULL", fn);
+  for (int q = 0; q < narrays; q++) {
+    JG_RETURN_IF_AT(arrays[q] == NULL, JG_EINVAL, err, q, "%s: arrays[%d] is NULL", fn, q);
+  }
+  JG_RETURN_NOT_OK(jgi_error_prefix(check_fields(fields, narrays, err), fn, err));
+  static const char *const names[3] = {"arrays[0]", "arrays[1]", "arrays[2]"};
+  for (int q = 1; q < narrays; q++) {
+    JG_RETURN_NOT_OK(jgi_error_prefix(
+        jg_array_check_same_backend(arrays[0], names[0], arrays[q], names[q], err), fn, err));
+  }
+  for (int q = 1; q < narrays; q++) {
+    JG_RETURN_IF_AT(arrays[q]->length != arrays[0]->length, JG_ESHAPE, err, q,
+                    "%s: cannot take the cartesian product of arrays of lengths %lld and %lld "
+                    "(array %d)",
+                    fn, (long long)arrays[0]->length, (long long)arrays[q]->length, q);
+  }
+
+  jgi_op_ctx c;
+  JG_RETURN_NOT_OK(jgi_op_ctx_init(&c, fn, arrays[0], stream, err));
+  top_lists l[3];
+  jg_status st = JG_OK;
+  for (int q = 0; st == JG_OK && q < narrays; q++) st = get_lists(&c, arrays[q], &l[q], err);
+  if (st == JG_OK && narrays == 2) l[2] = l[1];
+  const jg_len nl = arrays[0]->length;
+  jg_view counts, counts0, offsets, offsets0, pos, inner;
+  int64_t total = 0, ninner = 0;
+  if (st == JG_OK) st = jgi_op_alloc(&c, nl, JG_DTYPE_INT64, &counts, err);
+  if (st == JG_OK) st = jgi_op_alloc(&c, nl, JG_DTYPE_INT64, &counts0, err);
+  if (st == JG_OK) {
+    const jg_kernel_arg args[13] = {
+        jg_arg_i64(nl),       jg_arg_i64(narrays),
+        l[0].starts,          l[0].stops,
+        jg_arg_i64(l[0].content->length), l[1].starts,
+        l[1].stops,           jg_arg_i64(l[1].content->length),
+        l[2].starts,          l[2].stops,
+        jg_arg_i64(l[2].content->length), jgi_op_out_arg(&counts),
+        jgi_op_out_arg(&counts0)};
+    st = jg_kernel_call(&jgi_kernel_cartesian_counts, args, 13, &c.launch, err);
+  }
+  if (st == JG_OK) st = jgi_op_counts_to_offsets(&c, &counts, &offsets, &total, err);
+  if (st == JG_OK && nested) st = jgi_op_counts_to_offsets(&c, &counts0, &offsets0, &ninner, err);
+  if (st == JG_OK && !nested) offsets0 = offsets;
+  int64_t size = 0;
+  if (st == JG_OK && jgi_mul_overflow(total, narrays, &size)) {
+    st = jg_error_set(err, JG_EOVERFLOW, -1, "%lld tuples of %d overflow a size",
+                      (long long)total, narrays);
+  }
+  if (st == JG_OK) st = jgi_op_alloc(&c, size, JG_DTYPE_INT64, &pos, err);
+  if (st == JG_OK) st = jgi_op_alloc(&c, ninner + 1, JG_DTYPE_INT64, &inner, err);
+  if (st == JG_OK) {
+    const jg_kernel_arg args[15] = {
+        jg_arg_i64(nl),     jg_arg_i64(narrays),       l[0].starts,          l[0].stops,
+        l[1].starts,        l[1].stops,                l[2].starts,          l[2].stops,
+        jgi_op_out_arg(&offsets), jg_arg_i64(total),   jg_arg_i64(arg),      jgi_op_out_arg(&pos),
+        jg_arg_i64(nested), jgi_op_out_arg(&offsets0), jgi_op_out_arg(&inner)};
+    st = jg_kernel_call(&jgi_kernel_cartesian_fill, args, 15, &c.launch, err);
+  }
+  jg_array *rec = NULL, *mid = NULL, *res = NULL;
+  if (st == JG_OK) {
+    const jg_array *contents[3] = {l[0].content, l[1].content, l[2].content};
+    st = build(&c, narrays, contents, arg, &pos, total, fields, &rec, err);
+  }
+  if (st == JG_OK && nested) {
+    st = jg_array_list_offset(&inner, rec, &mid, err);
+    if (st == JG_OK) st = jg_array_list_offset(&offsets0, mid, &res, err);
+  } else if (st == JG_OK) {
+    st = jg_array_list_offset(&offsets, rec, &res, err);
+  }
+  jg_array_release(rec);
+  jg_array_release(mid);
+  st = jgi_op_ctx_finish(&c, st, err);
+  if (st != JG_OK) {
+    jg_array_release(res);
+    return st;
+  }
+  *out = res;
+  return JG_OK;
+}
+
+jg_status jg_array_cartesian(int narrays, const jg_array *const *arrays, bool nested,
+                             const char *const *fields, jg_stream stream, jg_array **out,
+                             jg_error *err) {
+  return cartesian("jg_array_cartesian", narrays, arrays, nested, fields, stream, false, out, err);
+}
+
+jg_status jg_array_argcartesian(int narrays, const jg_array *const *arrays, bool nested,
+                                const char *const *fields, jg_stream stream, jg_array **out,
+                                jg_error *err) {
+  return cartesian("jg_array_argcartesian", narrays, arrays, nested, fields, stream, true, out,
+                   err);
+}
