@@ -49,6 +49,28 @@ static jg_status op_pairs(const data *d, jg_array **out, jg_error *err) {
   return jg_array_combinations(d->x, 2, false, NULL, NULL, out, err);
 }
 
+/* JG_BENCH_TRACE=1: one traced call of each device operation, every kernel call and transfer
+ * with its time since the operation began (the library's DEBUG log). */
+static double g_trace_t0;
+static void trace_line(jg_log_level level, const char *message, void *user) {
+  (void)level;
+  (void)user;
+  printf("    %+9.1f us  %s\n", 1e6 * (now_s() - g_trace_t0), message);
+}
+
+static void trace_op(op_fn op, const data *d, const char *name) {
+  jg_error err;
+  jg_array *out = NULL;
+  printf("  trace of %s:\n", name);
+  jg_log_set_callback(trace_line, NULL, JG_LOG_DEBUG);
+  g_trace_t0 = now_s();
+  const jg_status st = op(d, &out, &err);
+  const double t = now_s() - g_trace_t0;
+  jg_log_set_callback(NULL, NULL, JG_LOG_WARN);
+  printf("    %+9.1f us  returned %s\n", 1e6 * t, jg_status_name(st));
+  jg_array_release(out);
+}
+
 /* Median time of `op` on `d`; the last result stays in *last. */
 static double time_op(op_fn op, const data *d, jg_array **last, const char *name) {
   double t[RUNS];
@@ -80,13 +102,23 @@ static double checksum(const jg_array *a) {
     if (jg_array_buffer(a, 0, &v, NULL) != JG_OK) return NAN;
     const jg_len n = v.layout.shape[0];
     for (jg_len i = 0; i < n; ++i) {
-      const char *p = (const char *)v.base + v.layout.itemsize * (v.layout.slice_offset + i * v.layout.strides[0]);
+      const char *p = (const char *)v.base +
+                      v.layout.itemsize * (v.layout.slice_offset + i * v.layout.strides[0]);
       switch (v.dtype) {
-        case JG_DTYPE_FLOAT32: s += *(const float *)p; break;
-        case JG_DTYPE_FLOAT64: s += *(const double *)p; break;
-        case JG_DTYPE_INT64: s += (double)*(const int64_t *)p; break;
-        case JG_DTYPE_BOOL: s += *(const bool *)p; break;
-        default: break;
+        case JG_DTYPE_FLOAT32:
+          s += *(const float *)p;
+          break;
+        case JG_DTYPE_FLOAT64:
+          s += *(const double *)p;
+          break;
+        case JG_DTYPE_INT64:
+          s += (double)*(const int64_t *)p;
+          break;
+        case JG_DTYPE_BOOL:
+          s += *(const bool *)p;
+          break;
+        default:
+          break;
       }
     }
   }
@@ -143,80 +175,91 @@ int main(int argc, char **argv) {
       {"combinations(x, 2) (output bytes)", op_pairs, (double)pairs * 8 + ob},
   };
   const int nops = (int)(sizeof ops / sizeof ops[0]);
-  printf("bench_ops: %lld lists, %lld float32 values (Poisson(3) counts), %lld kept by the mask, "
-         "%lld pairs\n",
-         (long long)n, (long long)m, (long long)kept, (long long)pairs);
+  printf(
+      "bench_ops: %lld lists, %lld float32 values (Poisson(3) counts), %lld kept by the mask, "
+      "%lld pairs\n",
+      (long long)n, (long long)m, (long long)kept, (long long)pairs);
 
-  /* Host: plain loops (references), then jagged. */
-  double t[RUNS], ref[6];
-  for (int r = -2; r < RUNS; ++r) {
-    double s = now_s();
-    for (int64_t j = 0; j < m; ++j) z[j] = x[j] * y[j];
-    if (r >= 0) t[r] = now_s() - s;
-  }
-  ref[0] = median(t);
-  for (int r = -2; r < RUNS; ++r) {
-    double s = now_s();
-    for (int64_t j = 0; j < m; ++j) z[j] = x[j] * 2.0f;
-    if (r >= 0) t[r] = now_s() - s;
-  }
-  ref[1] = median(t);
-  for (int r = -2; r < RUNS; ++r) {
-    double s = now_s();
-    for (int64_t i = 0; i < n; ++i)
-      for (int64_t j = offsets[i]; j < offsets[i + 1]; ++j) z[j] = x[j] * w[i];
-    if (r >= 0) t[r] = now_s() - s;
-  }
-  ref[2] = median(t);
-  for (int r = -2; r < RUNS; ++r) {
-    double s = now_s();
-    int64_t o = 0;
-    zoff[0] = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      for (int64_t j = offsets[i]; j < offsets[i + 1]; ++j) {
-        z[o] = x[j];
-        o += mask[j];
-      }
-      zoff[i + 1] = o;
+  /* Host: plain loops (references), then jagged (JG_BENCH_DEVICE_ONLY=1 skips the timing, not the
+   * host results the device is checked against). */
+  const bool host_timing = getenv("JG_BENCH_DEVICE_ONLY") == NULL;
+  double t[RUNS], ref[6] = {NAN, NAN, NAN, NAN, NAN, NAN};
+  if (host_timing) {
+    for (int r = -2; r < RUNS; ++r) {
+      double s = now_s();
+      for (int64_t j = 0; j < m; ++j) z[j] = x[j] * y[j];
+      if (r >= 0) t[r] = now_s() - s;
     }
-    if (r >= 0) t[r] = now_s() - s;
-  }
-  ref[3] = median(t);
-  double *z64 = malloc((size_t)m * sizeof *z64);
-  if (z64 == NULL) return 1;
-  for (int r = -2; r < RUNS; ++r) {
-    double s = now_s();
-    for (int64_t j = 0; j < m; ++j) z64[j] = (double)x[j] * (double)x[j];
-    if (r >= 0) t[r] = now_s() - s;
-  }
-  ref[4] = median(t);
-  free(z64);
-  float *p0 = malloc((size_t)pairs * sizeof *p0), *p1 = malloc((size_t)pairs * sizeof *p1);
-  if (p0 == NULL || p1 == NULL) return 1;
-  for (int r = -2; r < RUNS; ++r) {
-    double s = now_s();
-    int64_t o = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      for (int64_t a = offsets[i]; a < offsets[i + 1]; ++a)
-        for (int64_t b = a + 1; b < offsets[i + 1]; ++b) {
-          p0[o] = x[a];
-          p1[o] = x[b];
-          ++o;
+    ref[0] = median(t);
+    for (int r = -2; r < RUNS; ++r) {
+      double s = now_s();
+      for (int64_t j = 0; j < m; ++j) z[j] = x[j] * 2.0f;
+      if (r >= 0) t[r] = now_s() - s;
+    }
+    ref[1] = median(t);
+    for (int r = -2; r < RUNS; ++r) {
+      double s = now_s();
+      for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = offsets[i]; j < offsets[i + 1]; ++j) z[j] = x[j] * w[i];
+      if (r >= 0) t[r] = now_s() - s;
+    }
+    ref[2] = median(t);
+    for (int r = -2; r < RUNS; ++r) {
+      double s = now_s();
+      int64_t o = 0;
+      zoff[0] = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        for (int64_t j = offsets[i]; j < offsets[i + 1]; ++j) {
+          z[o] = x[j];
+          o += mask[j];
         }
-      zoff[i + 1] = o;
+        zoff[i + 1] = o;
+      }
+      if (r >= 0) t[r] = now_s() - s;
     }
-    if (r >= 0) t[r] = now_s() - s;
+    ref[3] = median(t);
+    double *z64 = malloc((size_t)m * sizeof *z64);
+    if (z64 == NULL) return 1;
+    for (int r = -2; r < RUNS; ++r) {
+      double s = now_s();
+      for (int64_t j = 0; j < m; ++j) z64[j] = (double)x[j] * (double)x[j];
+      if (r >= 0) t[r] = now_s() - s;
+    }
+    ref[4] = median(t);
+    free(z64);
+    float *p0 = malloc((size_t)pairs * sizeof *p0), *p1 = malloc((size_t)pairs * sizeof *p1);
+    if (p0 == NULL || p1 == NULL) return 1;
+    for (int r = -2; r < RUNS; ++r) {
+      double s = now_s();
+      int64_t o = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        for (int64_t a = offsets[i]; a < offsets[i + 1]; ++a)
+          for (int64_t b = a + 1; b < offsets[i + 1]; ++b) {
+            p0[o] = x[a];
+            p1[o] = x[b];
+            ++o;
+          }
+        zoff[i + 1] = o;
+      }
+      if (r >= 0) t[r] = now_s() - s;
+    }
+    ref[5] = median(t);
+    free(p0);
+    free(p1);
   }
-  ref[5] = median(t);
-  free(p0);
-  free(p1);
 
   const data hd = {hx, hy, hw, hm};
   double host_sum[6];
   printf("\n%-36s %12s %12s %8s\n", "host (one thread)", "C loop ms", "jagged ms", "ratio");
   for (int k = 0; k < nops; ++k) {
     jg_array *res = NULL;
-    const double th = time_op(ops[k].op, &hd, &res, ops[k].name);
+    double th = NAN;
+    if (host_timing) {
+      th = time_op(ops[k].op, &hd, &res, ops[k].name);
+    } else if (ops[k].op(&hd, &res, &err) != JG_OK) {
+      fprintf(stderr, "bench_ops: %s: %s\n", ops[k].name, err.message);
+      return 1;
+    }
     host_sum[k] = checksum(res);
     jg_array_release(res);
     printf("%-36s %12.2f %12.2f %8.2f\n", ops[k].name, 1e3 * ref[k], 1e3 * th, th / ref[k]);
@@ -250,6 +293,7 @@ int main(int argc, char **argv) {
       jg_array_release(back);
       jg_array_release(res);
       const double fl = ops[k].bytes / bw;
+      if (getenv("JG_BENCH_TRACE") != NULL) trace_op(ops[k].op, &dd, ops[k].name);
       printf("%-36s %10.3f %10.3f %10.1f %8.1f%%%s\n", ops[k].name, 1e3 * fl, 1e3 * td,
              ops[k].bytes / td / 1e9, 100.0 * fl / td, same ? "" : "  (result differs!)");
     }

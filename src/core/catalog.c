@@ -4,6 +4,7 @@
  * Built-in kernels come from the generated tables (catalog_gen.c and <name>_catalog.c, written
  * by cmake/gen_catalog.py from src/kernels/<name>/); registered kernels are appended to a fixed
  * array of pointers published with an atomic count, so readers never lock. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <ctype.h>
 #include <math.h>
 #include <pthread.h>
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "internal/jgi_check.h"
 #include "internal/jgi_cuda.h"
@@ -799,6 +801,13 @@ static jg_status run_fallback(const jg_kernel *k, const checked_call *c, const j
 }
 #endif
 
+/* A monotonic clock in microseconds, for the DEBUG log's call times. */
+static double now_us(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return 1e6 * (double)t.tv_sec + 1e-3 * (double)t.tv_nsec;
+}
+
 jg_status jg_kernel_call(const jg_kernel *k, const jg_kernel_arg *args, size_t n_args,
                          const jg_launch *launch, jg_error *err) {
   JG_RETURN_IF(k == NULL, JG_EINVAL, err, "jg_kernel_call: NULL kernel");
@@ -827,9 +836,18 @@ jg_status jg_kernel_call(const jg_kernel *k, const jg_kernel_arg *args, size_t n
     int prev = -1;
     JG_RETURN_NOT_OK(jgi_cuda_device_push(c.device, &prev, err));
     atomic_fetch_add(&k->state->cuda_calls, 1);
+    const bool trace = jgi_log_enabled(JG_LOG_DEBUG);
+    const double t0 = trace ? now_us() : 0;
     const jg_status st = k->user_host != NULL ? run_cuda_user(k, &c, launch, err)
                                               : run_cuda_builtin(k, &c, launch, err);
     jgi_cuda_device_pop(prev, c.device);
+    /* The host time of the call: the launch, plus the wait for the data-error word of kernels
+     * that have data errors (the kernel's own time then). */
+    if (trace) {
+      jgi_log(JG_LOG_DEBUG, "kernel '%s' on cuda:%d: %s, %.1f us%s", k->name, c.device,
+              jg_status_name(st), now_us() - t0,
+              k->n_errors > 0 ? " (waited for its error word)" : " (launch only)");
+    }
     return st;
   }
   return run_fallback(k, &c, launch, err);

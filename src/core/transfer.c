@@ -107,6 +107,10 @@ void jg_transfer_record_at(jg_transfer_kind kind, uint64_t bytes, const char *wh
 
 void jgi_transfer_record(jg_transfer_kind kind, uint64_t bytes, const char *what) {
   jg_transfer_record_at(kind, bytes, what, NULL, 0);
+  if (jgi_log_enabled(JG_LOG_DEBUG)) {
+    jgi_log(JG_LOG_DEBUG, "transfer %s, %llu bytes: %s", jg_transfer_kind_name(kind),
+            (unsigned long long)bytes, what != NULL ? what : "");
+  }
 }
 
 void jgi_transfer_move(bool dst_device, bool src_device, uint64_t bytes, const char *what) {
@@ -114,7 +118,7 @@ void jgi_transfer_move(bool dst_device, bool src_device, uint64_t bytes, const c
   const jg_transfer_kind kind = !src_device   ? JG_TRANSFER_TO_DEVICE
                                 : !dst_device ? JG_TRANSFER_TO_HOST
                                               : JG_TRANSFER_DEVICE_COPY;
-  jg_transfer_record_at(kind, bytes, what, NULL, 0);
+  jgi_transfer_record(kind, bytes, what);
 }
 
 void jg_transfer_totals(uint64_t *count, uint64_t *bytes) {
