@@ -482,6 +482,31 @@ jg_status jg_memory_resource_device_pool(int device_id, jg_memory_resource **mr,
 #endif
 }
 
+#if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
+jg_status jgi_scratch_alloc(int device, size_t bytes, cudaStream_t stream, void **p,
+                            jg_error *err) {
+  *p = NULL;
+  jg_memory_resource *mr = NULL;
+  jg_error ignored;
+  cudaError_t e;
+  if (jg_memory_resource_device_pool(device, &mr, &ignored) == JG_OK) {
+    e = cudaMallocFromPoolAsync(p, bytes, ((pool_resource *)mr)->pool, stream);
+  } else {
+    e = cudaMallocAsync(p, bytes, stream);
+  }
+  if (e == cudaErrorMemoryAllocation) {
+    (void)cudaGetLastError();
+    return jg_error_set(err, JG_EDEVMEM, -1, "cannot allocate %zu bytes of scratch memory on CUDA device %d", bytes, device);
+  }
+  return jgi_cuda_error(err, e, "cudaMallocFromPoolAsync (scratch)");
+}
+
+void jgi_scratch_free(void *p, cudaStream_t stream) {
+  if (p != NULL && cudaFreeAsync(p, stream) != cudaSuccess) (void)cudaGetLastError();
+}
+
+#endif
+
 jg_status jg_memory_resource_trim(jg_memory_resource *mr, size_t keep_bytes, jg_error *err) {
   JG_RETURN_IF(mr == NULL, JG_EINVAL, err, "jg_memory_resource_trim: mr is NULL");
 #if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA

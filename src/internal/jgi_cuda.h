@@ -42,6 +42,18 @@ JGI_HIDDEN jg_status jgi_cuda_device_push(int id, int *prev, jg_error *err);
  *  error from cudaSetDevice is cleared and ignored). */
 JGI_HIDDEN void jgi_cuda_device_pop(int prev, int id);
 
+/** Device scratch memory of `bytes` on the current device `device`, ordered on `stream`: from
+ *  the library's pool of that device (jg_memory_resource_device_pool, whose freed memory stays
+ *  cached, so that small per-call allocations such as kernels' error words cost no page
+ *  mapping), or cudaMallocAsync from the device's default pool where pools are unsupported.
+ *  Free it with jgi_scratch_free on a stream ordered after its last use. Errors: JG_EDEVMEM,
+ *  JG_ECUDA. */
+JGI_HIDDEN jg_status jgi_scratch_alloc(int device, size_t bytes, cudaStream_t stream, void **p,
+                                       jg_error *err);
+
+/** Gives back memory from jgi_scratch_alloc (NULL: nothing), ordered on `stream`. */
+JGI_HIDDEN void jgi_scratch_free(void *p, cudaStream_t stream);
+
 /** Returns the mapped status when the CUDA call `expr` fails. */
 #define JG_CUDA_RETURN_NOT_OK(expr, op, err)                                                   \
   do {                                                                                         \

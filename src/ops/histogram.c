@@ -238,8 +238,8 @@ jg_status jg_histogram_fill(jg_hist1d *h, const jg_array *values, const jg_array
     if (st == JG_OK) {
       cudaStream_t s = (cudaStream_t)stream;
       const size_t bc = (size_t)(nb + 4) * sizeof(double), bs = (size_t)(nb + 2) * sizeof(double);
-      st = jgi_cuda_error(err, cudaMallocAsync((void **)&dc, bc, s), "jg_histogram_fill: cudaMallocAsync");
-      if (st == JG_OK) st = jgi_cuda_error(err, cudaMallocAsync((void **)&ds, bs, s), "jg_histogram_fill: cudaMallocAsync");
+      st = jgi_scratch_alloc((int)dev.id, bc, s, (void **)&dc, err);
+      if (st == JG_OK) st = jgi_scratch_alloc((int)dev.id, bs, s, (void **)&ds, err);
       if (st == JG_OK) st = jgi_cuda_error(err, cudaMemcpyAsync(dc, hc, bc, cudaMemcpyHostToDevice, s), "jg_histogram_fill: cudaMemcpyAsync");
       if (st == JG_OK) st = jgi_cuda_error(err, cudaMemcpyAsync(ds, hs, bs, cudaMemcpyHostToDevice, s), "jg_histogram_fill: cudaMemcpyAsync");
       if (st == JG_OK) {
@@ -257,8 +257,8 @@ jg_status jg_histogram_fill(jg_hist1d *h, const jg_array *values, const jg_array
       }
       if (st == JG_OK) st = jgi_cuda_error(err, cudaMemcpyAsync(hc, dc, bc, cudaMemcpyDeviceToHost, s), "jg_histogram_fill: cudaMemcpyAsync");
       if (st == JG_OK) st = jgi_cuda_error(err, cudaMemcpyAsync(hs, ds, bs, cudaMemcpyDeviceToHost, s), "jg_histogram_fill: cudaMemcpyAsync");
-      if (dc != NULL) (void)cudaFreeAsync(dc, s);
-      if (ds != NULL) (void)cudaFreeAsync(ds, s);
+      jgi_scratch_free(dc, s);
+      jgi_scratch_free(ds, s);
       const jg_status sync = jgi_cuda_error(err, cudaStreamSynchronize(s), "jg_histogram_fill: cudaStreamSynchronize");
       if (st == JG_OK) st = sync;
       jgi_cuda_device_pop(prev, (int)dev.id);
