@@ -73,6 +73,15 @@ JGI_HIDDEN jg_status jgi_op_list_args(jgi_op_ctx *c, const jg_array *list, jg_ke
 JGI_HIDDEN jg_status jgi_op_remake(const jg_array *a, jg_array *child, jg_array **out,
                                    jg_error *err);
 
+/** Reads `count` (1..8) elements idx[0..count) of the int8..int64 / uint8..uint64 array at
+ *  `data` (dense, on c's backend) widened to int64 into out[0..count): on the device with one
+ *  cudaMemcpyAsync per element on c's stream and one wait for all (each counted as a transfer to
+ *  the host, named `what`). Indexes are not checked. Errors: JG_EINVAL (count outside 1..8),
+ *  JG_ECUDA. */
+JGI_HIDDEN jg_status jgi_op_read_ints(jgi_op_ctx *c, const void *data, jg_dtype dtype,
+                                      const jg_len *idx, int count, int64_t *out,
+                                      const char *what, jg_error *err);
+
 /** Waits until the work queued on c->launch.stream is done (no-op on the host). */
 JGI_HIDDEN jg_status jgi_op_sync(const jgi_op_ctx *c, jg_error *err);
 

@@ -132,37 +132,7 @@ static jg_kernel_arg carry_arg(const jgi_op_ctx *c, const input *in) {
  * a device). */
 static jg_status read_index(jgi_op_ctx *c, const void *data, jg_dtype dtype, jg_len i,
                             int64_t *out, jg_error *err) {
-  const int64_t isz = jg_dtype_itemsize(dtype);
-  const char *p = (const char *)data + isz * i;
-  if (c->backend != JG_BACKEND_CUDA) {
-    if (dtype == JG_DTYPE_INT32) {
-      int32_t v;
-      memcpy(&v, p, sizeof v);
-      *out = v;
-    } else {
-      memcpy(out, p, sizeof *out);
-    }
-    return JG_OK;
-  }
-  int64_t host = 0;
-  const jg_len one = 1;
-  jg_layout l;
-  jg_view src, dst;
-  JG_RETURN_NOT_OK(jg_layout_init(&l, 1, &one, NULL, isz, err));
-  JG_RETURN_NOT_OK(jg_view_from_pointer(&src, (void *)(uintptr_t)p, c->device, &l, dtype, true,
-                                        err));
-  const jg_device host_dev = JG_DEVICE_HOST_INIT;
-  JG_RETURN_NOT_OK(jg_view_from_pointer(&dst, &host, host_dev, &l, dtype, false, err));
-  JG_RETURN_NOT_OK(jg_copy_async(&dst, &src, c->launch.stream, err));
-  JG_RETURN_NOT_OK(jgi_op_sync(c, err));
-  if (dtype == JG_DTYPE_INT32) {
-    int32_t v;
-    memcpy(&v, &host, sizeof v);
-    *out = v;
-  } else {
-    *out = host;
-  }
-  return JG_OK;
+  return jgi_op_read_ints(c, data, dtype, &i, 1, out, "broadcast: a value", err);
 }
 
 /* Offsets `lo .. lo + count` (count + 1 entries) of a list-offset node as a 1-D view sharing its
@@ -438,9 +408,11 @@ static jg_status list_step(walk *w, jg_len L, int depth, level *lv, jg_len *next
                    (long long)(ins[k].base + L), (long long)node->length);
       jg_kernel_arg oa;
       JG_RETURN_NOT_OK(jgi_op_view_arg(c, ov, ins[k].base, L + 1, &oa, err));
-      int64_t lo = 0, hi = 0;
-      JG_RETURN_NOT_OK(read_index(c, oa.v.array.data, ov->dtype, 0, &lo, err));
-      JG_RETURN_NOT_OK(read_index(c, oa.v.array.data, ov->dtype, L, &hi, err));
+      const jg_len ends[2] = {0, L};
+      int64_t lohi[2] = {0, 0};
+      JG_RETURN_NOT_OK(jgi_op_read_ints(c, oa.v.array.data, ov->dtype, ends, 2, lohi,
+                                        "broadcast: first and last offset", err));
+      const int64_t lo = lohi[0], hi = lohi[1];
       JG_RETURN_IF(hi < lo || (hi > lo && (lo < 0 || hi > node->children[0]->length)), JG_EVALUE,
                    err,
                    "%s: offsets [%lld, %lld] of lists %lld..%lld at depth %d leave the content "

@@ -5,6 +5,7 @@
 
 #include "internal/jgi_cuda.h"
 #include "internal/jgi_ops.h"
+#include "internal/jgi_transfer.h"
 
 jg_status jgi_op_ctx_init(jgi_op_ctx *c, const char *fn, const jg_array *a, jg_stream stream,
                           jg_error *err) {
@@ -142,4 +143,56 @@ jg_status jgi_op_remake(const jg_array *a, jg_array *child, jg_array **out, jg_e
   }
   *out = c;
   return JG_OK;
+}
+
+/* An integer of `dtype` at p, widened. */
+static int64_t widen(const void *p, jg_dtype dtype) {
+  switch (dtype) {
+    case JG_DTYPE_BOOL:
+    case JG_DTYPE_UINT8: return *(const uint8_t *)p;
+    case JG_DTYPE_INT8: return *(const int8_t *)p;
+    case JG_DTYPE_INT16: return *(const int16_t *)p;
+    case JG_DTYPE_UINT16: return *(const uint16_t *)p;
+    case JG_DTYPE_INT32: return *(const int32_t *)p;
+    case JG_DTYPE_UINT32: return *(const uint32_t *)p;
+    default: {
+      int64_t v;
+      memcpy(&v, p, sizeof v);
+      return v;
+    }
+  }
+}
+
+jg_status jgi_op_read_ints(jgi_op_ctx *c, const void *data, jg_dtype dtype, const jg_len *idx,
+                           int count, int64_t *out, const char *what, jg_error *err) {
+  JG_RETURN_IF(count < 1 || count > 8, JG_EINVAL, err, "cannot read %d values at once", count);
+  const int64_t isz = jg_dtype_itemsize(dtype);
+  if (c->backend != JG_BACKEND_CUDA) {
+    for (int k = 0; k < count; k++) out[k] = widen((const char *)data + isz * idx[k], dtype);
+    return JG_OK;
+  }
+#if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
+  int64_t raw[8];
+  memset(raw, 0, sizeof raw);
+  int prev = -1;
+  JG_RETURN_NOT_OK(jgi_cuda_device_push(c->device.id, &prev, err));
+  jg_status st = JG_OK;
+  for (int k = 0; k < count && st == JG_OK; k++) {
+    st = jgi_cuda_error(err,
+                        cudaMemcpyAsync(&raw[k], (const char *)data + isz * idx[k], (size_t)isz,
+                                        cudaMemcpyDeviceToHost, (cudaStream_t)c->launch.stream),
+                        "cudaMemcpyAsync (reading a value back)");
+    if (st == JG_OK) jgi_transfer_record(JG_TRANSFER_TO_HOST, (uint64_t)isz, what);
+  }
+  /* Wait even after an error: an earlier copy may still be writing into raw. */
+  const jg_status sync = jgi_cuda_error(
+      err, cudaStreamSynchronize((cudaStream_t)c->launch.stream), "cudaStreamSynchronize");
+  jgi_cuda_device_pop(prev, c->device.id);
+  if (st == JG_OK) st = sync;
+  JG_RETURN_NOT_OK(st);
+  for (int k = 0; k < count; k++) out[k] = widen(&raw[k], dtype);
+  return JG_OK;
+#else
+  return jg_error_set(err, JG_EINTERNAL, -1, "a cuda array in a build without CUDA");
+#endif
 }
