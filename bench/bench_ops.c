@@ -49,6 +49,7 @@ static jg_status op_pairs(const data *d, jg_array **out, jg_error *err) {
   return jg_array_combinations(d->x, 2, false, NULL, NULL, out, err);
 }
 
+#if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
 /* JG_BENCH_TRACE=1: one traced call of each device operation, every kernel call and transfer
  * with its time since the operation began (the library's DEBUG log). */
 static double g_trace_t0;
@@ -70,6 +71,8 @@ static void trace_op(op_fn op, const data *d, const char *name) {
   printf("    %+9.1f us  returned %s\n", 1e6 * t, jg_status_name(st));
   jg_array_release(out);
 }
+
+#endif
 
 /* Median time of `op` on `d`; the last result stays in *last. */
 static double time_op(op_fn op, const data *d, jg_array **last, const char *name) {
@@ -265,6 +268,7 @@ int main(int argc, char **argv) {
     printf("%-36s %12.2f %12.2f %8.2f\n", ops[k].name, 1e3 * ref[k], 1e3 * th, th / ref[k]);
   }
   int bad = 0;
+  (void)host_sum; /* compared with the device results only */
 #if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
   int ndev = 0;
   if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {

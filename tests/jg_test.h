@@ -50,4 +50,40 @@
     }                                                                                         \
   } while (0)
 
+/* ------------------------------------------------------------------------------------------ */
+/* For GPU test programs                                                                       */
+/* ------------------------------------------------------------------------------------------ */
+
+/** `a` copied to CUDA device 0 on `stream` (NULL for a NULL `a`); the test fails on error. */
+static inline jg_array *jgt_to_device_on(const jg_array *a, jg_stream stream) {
+  if (a == NULL) return NULL;
+  jg_array *d = NULL;
+  JGT_OK(jg_array_to_device(a, 0, stream, &d, &jgt_err_));
+  return d;
+}
+
+/** `d` copied to the host (legacy default stream); the test fails on error. */
+static inline jg_array *jgt_to_host(const jg_array *d) {
+  jg_array *h = NULL;
+  JGT_OK(jg_array_to_host(d, NULL, &h, &jgt_err_));
+  return h;
+}
+
+/** Defines the cmocka tests test_table_default_stream and test_table_created_stream, which
+ *  expect `run_table(stream)` (returning the number of failed cases) to return 0 on the legacy
+ *  default stream and on a non-blocking stream of device 0 made for the test. */
+#define JGT_STREAM_TABLE_TESTS(run_table)                                                     \
+  static void test_table_default_stream(void **state) {                                       \
+    (void)state;                                                                              \
+    assert_int_equal(run_table(NULL), 0);                                                     \
+  }                                                                                           \
+  static void test_table_created_stream(void **state) {                                       \
+    (void)state;                                                                              \
+    jg_stream s = NULL;                                                                       \
+    JGT_OK(jg_device_set_current(0, &jgt_err_));                                              \
+    JGT_OK(jg_stream_create(&s, &jgt_err_));                                                  \
+    assert_int_equal(run_table(s), 0);                                                        \
+    jg_stream_destroy(s);                                                                     \
+  }
+
 #endif /* JAGGED_TESTS_JG_TEST_H */

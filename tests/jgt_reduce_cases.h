@@ -503,7 +503,15 @@ static inline const jgt_rcase *jgt_reduce_cases(size_t *count) {
 /* Runs one row on `a` (the row's input, on any backend): jg_array_num for JGT_NUM rows. */
 static inline jg_status jgt_rc_run(const jgt_rcase *c, const jg_array *a, jg_stream stream,
                                    jg_array **out, jg_error *err) {
-  if (c->r == JGT_NUM) return jg_array_num(a, out, err);
+  if (c->r == JGT_NUM) {
+    /* jg_array_num takes no stream (it runs on the legacy default stream): the array, copied to
+     * the device on `stream` (maybe a non-blocking one), must be complete before it is read. */
+    if (stream != NULL) {
+      const jg_status sync = jg_stream_synchronize(stream, err);
+      if (sync != JG_OK) return sync;
+    }
+    return jg_array_num(a, out, err);
+  }
   jg_reduce_options o;
   memset(&o, 0, sizeof o);
   o.axis = -1;

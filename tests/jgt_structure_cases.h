@@ -155,6 +155,20 @@ static inline jg_array *jgt_sc_six(void) { return JGT_SC_I64(1, 2, 3, 4, 5, 6); 
 static inline jg_array *jgt_sc_one_list(void) { return JGT_SC_OFF(JGT_SC_I64(1, 2, 3), 0, 3); }
 static inline jg_array *jgt_sc_counts_021(void) { return JGT_SC_OFF(JGT_SC_I64(0, 2, 1), 0, 3); }
 static inline jg_array *jgt_sc_counts_022(void) { return JGT_SC_OFF(JGT_SC_I64(0, 2, 2), 0, 3); }
+/* Regression: unflatten at axis 1 of several lists, where a list's number of counts differs
+ * from their sum (the result's outer offsets once came from the sums): jgt_sc_offsets_not0
+ * ([[1, 2, 3], [], [4, 5]]) by [[1, 2], [], [0, 2]], the counts also as a list node with
+ * starts/stops out of order (starts [3, 9, 0], stops [5, 9, 2] over [0, 2, 9, 1, 2]). */
+static inline jg_array *jgt_sc_counts_12_0_02(void) {
+  return JGT_SC_OFF(JGT_SC_I64(1, 2, 0, 2), 0, 2, 2, 4);
+}
+static inline jg_array *jgt_sc_counts_11_03(void) {
+  return JGT_SC_OFF(JGT_SC_I64(1, 1, 0, 3), 0, 2, 4, 4);
+}
+static inline jg_array *jgt_sc_counts_list_node(void) {
+  static const int64_t starts[] = {3, 9, 0}, stops[] = {5, 9, 2};
+  return jgt_list(starts, stops, 3, 3, JG_DTYPE_INT64, JGT_SC_I64(0, 2, 9, 1, 2));
+}
 static inline jg_array *jgt_sc_nine(void) { return JGT_SC_OFF(JGT_SC_I64(9), 0, 1); }
 static inline jg_array *jgt_sc_ints(void) { return JGT_SC_OFF(JGT_SC_I64(1, 2), 0, 1, 2); }
 static inline jg_array *jgt_sc_floats(void) { return JGT_SC_OFF(JGT_SC_F64(0.5), 0, 1, 1); }
@@ -205,6 +219,15 @@ static inline const jgt_scase *jgt_structure_cases(size_t *count) {
        "[[[], [1, 2], [3]]]", "1 * var * var * int64"},
       {"unflatten axis 1 does not add up", JGT_UNFLATTEN1, jgt_sc_one_list, jgt_sc_counts_022, 0,
        0, 0, 0, JG_ESHAPE, "add up to 4 but the list has 3", ""},
+      {"unflatten axis 1, several lists", JGT_UNFLATTEN1, jgt_sc_offsets_not0,
+       jgt_sc_counts_12_0_02, 0, 0, 0, 0, JG_OK, "[[[1], [2, 3]], [], [[], [4, 5]]]",
+       "3 * var * var * int64"},
+      {"unflatten axis 1, counts as a list node", JGT_UNFLATTEN1, jgt_sc_offsets_not0,
+       jgt_sc_counts_list_node, 0, 0, 0, 0, JG_OK, "[[[1], [2, 3]], [], [[], [4, 5]]]",
+       "3 * var * var * int64"},
+      {"unflatten axis 1 of a list node", JGT_UNFLATTEN1, jgt_sc_list_node,
+       jgt_sc_counts_11_03, 0, 0, 0, 0, JG_OK, "[[[4], [5]], [[], [1, 2, 3]], []]",
+       "3 * var * var * int64"},
       /* singletons */
       {"singletons", JGT_SINGLETONS, jgt_sc_opt, NULL, 0, 0, 0, 0, JG_OK, "[[1], [], [3]]",
        "3 * var * int64"},

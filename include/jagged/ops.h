@@ -147,9 +147,10 @@ typedef struct jg_hist1d {
  *  more go straight to global memory), merged with atomic adds; unweighted counts are exact
  *  integers, so host and GPU agree bit for bit; weighted sums may differ in the last bits (the
  *  order of additions differs). `stream` orders the device work (NULL: the legacy stream).
- *  Errors: JG_EINVAL for NULL h/values/h->counts, n_bins < 1 or > 2^40, lo >= hi or a
- *  non-finite edge; JG_ESHAPE when weights' levels or entry counts differ from values' (names
- *  the level); JG_EBACKEND for weights on another backend; JG_EDTYPE for non-numeric values or
+ *  Errors: JG_EINVAL for NULL h/values/h->counts, n_bins < 1 or > 2^40, lo >= hi, a
+ *  non-finite edge or a bin width (hi - lo) / n_bins that overflows or underflows to 0;
+ *  JG_ESHAPE when weights' levels or entry counts differ from values' (names the level);
+ *  JG_EBACKEND for weights on another backend; JG_EDTYPE for non-numeric values or
  *  weights other than float32/float64; JG_ENOTSUP for list nodes with starts/stops, options,
  *  records, regular lists or N-D numbers in this version; JG_EVALUE for offsets outside their
  *  content; JG_ENODEV / JG_ECUDA / JG_EDEVMEM for device arrays; JG_ENOMEM. Synchronous. */

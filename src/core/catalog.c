@@ -802,12 +802,14 @@ static jg_status run_fallback(const jg_kernel *k, const checked_call *c, const j
 }
 #endif
 
-/* A monotonic clock in microseconds, for the DEBUG log's call times. */
+#if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
+/* A monotonic clock in microseconds, for the DEBUG log's call times (of CUDA calls only). */
 static double now_us(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return 1e6 * (double)t.tv_sec + 1e-3 * (double)t.tv_nsec;
 }
+#endif
 
 jg_status jg_kernel_call(const jg_kernel *k, const jg_kernel_arg *args, size_t n_args,
                          const jg_launch *launch, jg_error *err) {

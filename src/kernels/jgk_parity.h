@@ -89,4 +89,18 @@ JGI_HIDDEN jg_status jgk_parity_reduce_args(jg_parity_ctx *ctx, int layout, jgk_
  *  element types, listed in the same order for int32 and int64). */
 JGI_HIDDEN int64_t jgk_parity_alternate(const jg_parity_ctx *ctx, int case_index);
 
+
+/** The parity cases of a kernel with parameters (n, m, offsets, out int64), one output per
+ *  element of the lists' content (local_index, list_parents): 15 cases of list-length regimes
+ *  (CUB's segment regimes): no lists (with and without content), one list, all lists empty, a
+ *  last empty list, offsets not starting at 0, mostly empty lists, lengths around 32, 2^20 + 1
+ *  lists, one list of 2^22 + 3 elements between empty ones, m larger than what the lists cover
+ *  (the tail of out must stay untouched); and the data error: a decrease late in 2^20 + 1 lists
+ *  with another later still, lists running past offsets[0] + m with a decrease later, a decrease
+ *  among many empty lists with m = 0, and a negative m. out has 3 elements more than m, so a side
+ *  that writes past m shows up as a difference in the tail. `kernel` names it in messages. */
+JGI_HIDDEN jg_status jgk_parity_element_cases(const char *kernel, jg_parity_ctx *ctx,
+                                              int case_index, jg_kernel_arg *args,
+                                              jg_error *err);
+
 #endif /* JGK_PARITY_H */

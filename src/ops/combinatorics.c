@@ -45,7 +45,14 @@ static jg_status get_lists(jgi_op_ctx *c, const jg_array *a, top_lists *l, jg_er
   if (!jgi_node_is_list(a->kind)) {
     char type[128];
     if (jg_array_type_string(a, type, sizeof type, NULL, NULL) != JG_OK) type[0] = '\0';
-    return jg_error_set(err, JG_ESHAPE, -1, "needs lists at axis 1; the array has type %s", type);
+    /* A regular node has lists, but this version takes list-offset and list nodes only: say
+     * so rather than "needs lists" alone. */
+    return jg_error_set(err, JG_ESHAPE, -1, "needs lists at axis 1%s; the array has type %s",
+                        a->kind == JG_NODE_REGULAR
+                            ? " (list-offset or list nodes: regular lists are not supported in "
+                              "this version)"
+                            : "",
+                        type);
   }
   l->content = a->children[0];
   return jgi_op_list_args(c, a, &l->starts, &l->stops, err);

@@ -167,6 +167,15 @@ jg_status jg_histogram_fill(jg_hist1d *h, const jg_array *values, const jg_array
                "lo %g, hi %g)", (long long)h->n_bins, h->lo, h->hi);
   JG_RETURN_IF(h->n_bins > ((int64_t)1 << 40), JG_EINVAL, err,
                "jg_histogram_fill: %lld bins is too many", (long long)h->n_bins);
+  {
+    /* hi - lo may overflow to inf (every value would go to bin 0), (hi - lo) / n_bins
+     * underflow to 0 (NaN bins), as NumPy's "cannot create finite-sized bins". */
+    const double w = (h->hi - h->lo) / (double)h->n_bins;
+    JG_RETURN_IF(!isfinite(w) || !(w > 0.0), JG_EINVAL, err,
+                 "jg_histogram_fill: the bin width (hi - lo) / n_bins = %g is not a finite, "
+                 "non-zero number (n_bins %lld, lo %g, hi %g)",
+                 w, (long long)h->n_bins, h->lo, h->hi);
+  }
   if (weights != NULL) {
     JG_RETURN_NOT_OK(jg_array_check_same_backend(values, "values", weights, "weights", err));
   }

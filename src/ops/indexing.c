@@ -627,7 +627,7 @@ static jg_status axis_entry(const char *fn, const jg_array *a, int64_t axis, con
   JG_RETURN_IF((op->kind == AXIS_FIRST || op->kind == AXIS_LAST) && axis == 0, JG_EINVAL, err,
                "%s: axis 0 has no lists to take an element of (use axis 1 or more)", fn);
   const int depth = list_depth(a, 0);
-  if (axis > 0 ? axis > depth : axis < 0 && -axis > depth) {
+  if (axis > 0 ? axis > depth : axis < 0 && axis < -(int64_t)depth) { /* no -axis: INT64_MIN */
     return jg_error_set(err, JG_ESHAPE, -1,
                         "%s: axis %lld exceeds the depth of the nested list structure (which "
                         "is %d)",

@@ -848,6 +848,11 @@ static jg_status value_arg(jg_fill_value v, jg_dtype to, jg_kernel_arg *out, jg_
       break;
     default:
       if (is_unsigned(v.dtype)) {
+        /* A float result takes any uint64 (int64 content + a uint64 value gives float64). */
+        if (is_float(to)) {
+          f = (double)v.v.u;
+          break;
+        }
         JG_RETURN_IF(v.v.u > (uint64_t)INT64_MAX, JG_EOVERFLOW, err,
                      "fill value %llu is above 2^63 - 1", (unsigned long long)v.v.u);
         i = (int64_t)v.v.u;
@@ -990,9 +995,9 @@ static jg_status unflatten1(jgi_op_ctx *c, const char *fn, const jg_array *a,
   ro.mask_identity = -1;
   ro.stream = c->launch.stream;
   jg_array *sums = NULL, *flat_counts = NULL, *flat = NULL, *inner = NULL;
-  lists L;
-  jg_view off_a, off_c;
-  int64_t total_a = 0, total_c = 0;
+  lists L, LC;
+  jg_view off_a, off_c, off_n;
+  int64_t total_a = 0, total_c = 0, total_n = 0;
   jg_status st = jg_array_reduce(counts, JG_REDUCE_SUM, &ro, &sums, err);
   if (st == JG_OK) st = get_lists(c, a, 0, false, &L, err);
   if (st == JG_OK) st = scan_counts(c, &L.counts, L.n, &off_a, &total_a, err);
@@ -1029,7 +1034,11 @@ static jg_status unflatten1(jgi_op_ctx *c, const char *fn, const jg_array *a,
   const jg_view *cv = NULL;
   if (st == JG_OK) st = counts_view(fn, flat_counts, &cv, err);
   if (st == JG_OK) st = from_counts(fn, cv, flat, c->launch.stream, &inner, err);
-  if (st == JG_OK) st = jg_array_list_offset(&off_c, inner, out, err);
+  /* The result's list i holds one sub-list per count of counts' list i: its offsets are the
+   * scan of the numbers of counts (off_c, the scan of their sums, only checked the lengths). */
+  if (st == JG_OK) st = get_lists(c, counts, 0, false, &LC, err);
+  if (st == JG_OK) st = scan_counts(c, &LC.counts, LC.n, &off_n, &total_n, err);
+  if (st == JG_OK) st = jg_array_list_offset(&off_n, inner, out, err);
   jg_array_release(sums);
   jg_array_release(flat_counts);
   jg_array_release(flat);

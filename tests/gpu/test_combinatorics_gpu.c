@@ -15,18 +15,6 @@
 static char g_text[16384];
 static char g_type[1024];
 
-static jg_array *to_device_on(const jg_array *a, jg_stream stream) {
-  jg_array *d = NULL;
-  JGT_OK(jg_array_to_device(a, 0, stream, &d, &jgt_err_));
-  return d;
-}
-
-static jg_array *to_host(const jg_array *d) {
-  jg_array *h = NULL;
-  JGT_OK(jg_array_to_host(d, NULL, &h, &jgt_err_));
-  return h;
-}
-
 static void describe(const jg_array *h) {
   JGT_OK(jg_array_to_string(h, 8000, g_text, sizeof g_text, NULL, &jgt_err_));
   JGT_OK(jg_array_type_string(h, g_type, sizeof g_type, NULL, &jgt_err_));
@@ -47,7 +35,7 @@ static int run_table(jg_stream stream) {
     jg_array *in[3] = {NULL, NULL, NULL}, *din[3] = {NULL, NULL, NULL}, *ho = NULL, *dout = NULL;
     for (int q = 0; q < jgt_cc_ninputs(c); q++) {
       in[q] = c->make[q]();
-      din[q] = to_device_on(in[q], stream);
+      din[q] = jgt_to_device_on(in[q], stream);
     }
     JGT_OK(jgt_cc_run(c, in, NULL, &ho, &jgt_err_));
     jg_error err;
@@ -59,7 +47,7 @@ static int run_table(jg_stream stream) {
     } else {
       assert_on_cuda0(dout);
       JGT_OK(jg_array_validate(dout, JG_VALIDATE_FULL, stream, &jgt_err_));
-      jg_array *back = to_host(dout);
+      jg_array *back = jgt_to_host(dout);
       describe(back);
       char dv[16384], dt[1024];
       snprintf(dv, sizeof dv, "%s", g_text);
@@ -84,28 +72,14 @@ static int run_table(jg_stream stream) {
   return failed;
 }
 
-static void test_table_default_stream(void **state) {
-  (void)state;
-  assert_int_equal(run_table(NULL), 0);
-}
-
-static void test_table_created_stream(void **state) {
-  (void)state;
-#if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
-  cudaStream_t s = NULL;
-  assert_int_equal(cudaSetDevice(0), cudaSuccess);
-  assert_int_equal(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
-  assert_int_equal(run_table((jg_stream)s), 0);
-  assert_int_equal(cudaStreamDestroy(s), cudaSuccess);
-#endif
-}
+JGT_STREAM_TABLE_TESTS(run_table)
 
 /* The issue's case, with the per-list min on the device. */
 static void test_issue_case(void **state) {
   (void)state;
-  jg_array *a = jgt_cc_issue(), *d = to_device_on(a, NULL), *dcomb = NULL;
+  jg_array *a = jgt_cc_issue(), *d = jgt_to_device_on(a, NULL), *dcomb = NULL;
   JGT_OK(jg_array_combinations(d, 3, false, NULL, NULL, &dcomb, &jgt_err_));
-  jg_array *comb = to_host(dcomb);
+  jg_array *comb = jgt_to_host(dcomb);
   jg_array *rec = jg_array_child(comb, 0);
   const double *f[3];
   for (int q = 0; q < 3; q++) {
@@ -119,10 +93,10 @@ static void test_issue_case(void **state) {
   JGT_OK(jg_array_buffer(comb, 0, &ov, &jgt_err_));
   jg_array *sv = jgt_numeric(sums, 1, JG_DTYPE_FLOAT64), *summed = NULL;
   JGT_OK(jg_array_list_offset(&ov, sv, &summed, &jgt_err_));
-  jg_array *dsummed = to_device_on(summed, NULL), *dmins = NULL;
+  jg_array *dsummed = jgt_to_device_on(summed, NULL), *dmins = NULL;
   JGT_OK(jg_array_reduce(dsummed, JG_REDUCE_MIN, NULL, &dmins, &jgt_err_));
   assert_on_cuda0(dmins);
-  jg_array *mins = to_host(dmins);
+  jg_array *mins = jgt_to_host(dmins);
   describe(mins);
   assert_string_equal(g_text, "[None, 6.300000000000001]");
   assert_int_equal(jg_array_length(mins), 2);
@@ -177,13 +151,13 @@ static void test_long_random(void **state) {
   assert_non_null(v);
   for (jg_len p = 0; p < m; p++) v[p] = 0.5 * (double)p;
   jg_array *a = jgt_offsets64(off, n + 1, jgt_numeric(v, m, JG_DTYPE_FLOAT64));
-  jg_array *d = to_device_on(a, NULL);
+  jg_array *d = jgt_to_device_on(a, NULL);
   for (int k = 1; k <= 4; k++) {
     for (int rep = 0; rep < 2; rep++) {
       jg_array *h = NULL, *g = NULL;
       JGT_OK(jg_array_combinations(a, k, rep != 0, NULL, NULL, &h, &jgt_err_));
       JGT_OK(jg_array_combinations(d, k, rep != 0, NULL, NULL, &g, &jgt_err_));
-      jg_array *back = to_host(g);
+      jg_array *back = jgt_to_host(g);
       assert_same_lists_of_records(h, back, 1);
       jg_array_release(back);
       jg_array_release(g);
@@ -196,7 +170,7 @@ static void test_long_random(void **state) {
                                  &jgt_err_));
     JGT_OK(jg_array_argcartesian(na, (const jg_array *const *)din, true, NULL, NULL, &g,
                                  &jgt_err_));
-    jg_array *back = to_host(g);
+    jg_array *back = jgt_to_host(g);
     assert_same_lists_of_records(h, back, 2);
     jg_array_release(back);
     jg_array_release(g);
@@ -214,13 +188,13 @@ static void test_errors(void **state) {
   static const double v[] = {1, 2, 3, 4};
   jg_array *past = jgt_list(JGT_I64(0, 1, 2), JGT_I64(1, 3, 6), 3, 3, JG_DTYPE_INT64,
                             jgt_numeric(v, 4, JG_DTYPE_FLOAT64));
-  jg_array *d = to_device_on(past, NULL), *out = NULL;
+  jg_array *d = jgt_to_device_on(past, NULL), *out = NULL;
   jg_error eh, ed;
   assert_int_equal(jg_array_combinations(past, 2, false, NULL, NULL, &out, &eh), JG_EVALUE);
   assert_int_equal(jg_array_combinations(d, 2, false, NULL, NULL, &out, &ed), JG_EVALUE);
   assert_string_equal(eh.message, ed.message);
   assert_int_equal(eh.index, ed.index);
-  jg_array *h = jgt_cc_cart_a(), *dh = to_device_on(h, NULL), *in[2] = {h, d};
+  jg_array *h = jgt_cc_cart_a(), *dh = jgt_to_device_on(h, NULL), *in[2] = {h, d};
   assert_int_equal(jg_array_cartesian(2, (const jg_array *const *)in, false, NULL, NULL, &out,
                                       &ed),
                    JG_EBACKEND);

@@ -26,18 +26,6 @@ JG_ELEMENTWISE1(jgt_c_only, x, x + 1);
 static char g_text[8192];
 static char g_type[512];
 
-static jg_array *to_device_on(const jg_array *a, jg_stream stream) {
-  jg_array *d = NULL;
-  JGT_OK(jg_array_to_device(a, 0, stream, &d, &jgt_err_));
-  return d;
-}
-
-static jg_array *to_host(const jg_array *d) {
-  jg_array *h = NULL;
-  JGT_OK(jg_array_to_host(d, NULL, &h, &jgt_err_));
-  return h;
-}
-
 static void describe(const jg_array *h) {
   JGT_OK(jg_array_to_string(h, 4000, g_text, sizeof g_text, NULL, &jgt_err_));
   JGT_OK(jg_array_type_string(h, g_type, sizeof g_type, NULL, &jgt_err_));
@@ -144,13 +132,13 @@ static void test_acceptance_5m(void **state) {
                               &jgt_err_));
   assert_true(same_result(host, host_macro));
 
-  jg_array *dx = to_device_on(x, NULL), *dm = NULL, *de = NULL;
+  jg_array *dx = jgt_to_device_on(x, NULL), *dm = NULL, *de = NULL;
   JGT_OK(jg_array_elementwise(&jgt_gpu_square, 1, (const jg_array *const[]){dx}, NULL, &dm,
                               &jgt_err_));
   assert_on_cuda0(dm);
   JGT_OK(jg_array_eval("x * x", 1, names, (const jg_array *const[]){dx}, NULL, &de, &jgt_err_));
   assert_on_cuda0(de);
-  jg_array *hm = to_host(dm), *he = to_host(de);
+  jg_array *hm = jgt_to_host(dm), *he = jgt_to_host(de);
   assert_int_equal(jg_array_length(hm), NLISTS);
   assert_true(same_result(host, hm));
   assert_true(same_result(host, he));
@@ -184,7 +172,7 @@ static int run_table(jg_stream stream) {
     const jgt_ew_case *c = &jgt_ew_cases[i];
     jg_array *args[3] = {NULL, NULL, NULL}, *dargs[3] = {NULL, NULL, NULL}, *dout = NULL;
     jgt_ew_make(c, args);
-    for (int k = 0; k < c->nargs; k++) dargs[k] = to_device_on(args[k], stream);
+    for (int k = 0; k < c->nargs; k++) dargs[k] = jgt_to_device_on(args[k], stream);
     jg_error err;
     jg_error_clear(&err);
     const jg_status st = jgt_ew_run(c, dargs, stream, &dout, &err);
@@ -193,7 +181,7 @@ static int run_table(jg_stream stream) {
       failed++;
     } else {
       assert_on_cuda0(dout);
-      jg_array *h = to_host(dout);
+      jg_array *h = jgt_to_host(dout);
       describe(h);
       if (strcmp(g_text, c->value) != 0 || strcmp(g_type, c->type) != 0) {
         print_error("case '%s' on the GPU: got %s of type %s, expected %s of type %s\n", c->name,
@@ -225,10 +213,10 @@ static void macro_both(const jg_elementwise *f, int n, jg_array *const *args,
   JGT_OK(jg_array_elementwise(f, n, (const jg_array *const *)args, NULL, &out, &jgt_err_));
   describe(out);
   assert_string_equal(g_text, expected);
-  for (int k = 0; k < n; k++) dargs[k] = to_device_on(args[k], NULL);
+  for (int k = 0; k < n; k++) dargs[k] = jgt_to_device_on(args[k], NULL);
   JGT_OK(jg_array_elementwise(f, n, (const jg_array *const *)dargs, NULL, &dout, &jgt_err_));
   assert_on_cuda0(dout);
-  jg_array *h = to_host(dout);
+  jg_array *h = jgt_to_host(dout);
   describe(h);
   assert_string_equal(g_text, expected);
   assert_true(same_result(out, h));
@@ -276,7 +264,7 @@ static void test_transcendental(void **state) {
     yv[i] = (uniform01() - 0.5) * 6;
   }
   jg_array *x = jgt_numeric(xv, N, JG_DTYPE_FLOAT64), *y = jgt_numeric(yv, N, JG_DTYPE_FLOAT64);
-  jg_array *dx = to_device_on(x, NULL), *dy = to_device_on(y, NULL);
+  jg_array *dx = jgt_to_device_on(x, NULL), *dy = jgt_to_device_on(y, NULL);
   const char *names[] = {"x", "y"};
   static const char *const exprs[] = {
       "sin(x) * exp(-y) + atan2(y, x)",
@@ -295,7 +283,7 @@ static void test_transcendental(void **state) {
       JGT_OK(jg_array_elementwise(&jgt_gpu_trig, 2, (const jg_array *const[]){dx, dy}, NULL, &d,
                                   &jgt_err_));
     }
-    jg_array *dh = to_host(d);
+    jg_array *dh = jgt_to_host(d);
     const jg_view a = leaf_view(h), b = leaf_view(dh);
     assert_int_equal(a.layout.shape[0], N);
     assert_int_equal(b.layout.shape[0], N);
@@ -326,7 +314,7 @@ static void test_transcendental(void **state) {
 
 static void test_expression_cache(void **state) {
   (void)state;
-  jg_array *x = jgt_ew_x(), *dx = to_device_on(x, NULL), *out = NULL;
+  jg_array *x = jgt_ew_x(), *dx = jgt_to_device_on(x, NULL), *out = NULL;
   const char *names[] = {"x"};
   JGT_OK(
       jg_array_eval("x * 3 - 1", 1, names, (const jg_array *const[]){dx}, NULL, &out, &jgt_err_));
@@ -339,7 +327,7 @@ static void test_expression_cache(void **state) {
   jg_rtc_stats_get(&after);
   assert_true(after.compiles == before.compiles);
   assert_true(after.cache_hits + after.cache_misses == before.cache_hits + before.cache_misses);
-  jg_array *h = to_host(out);
+  jg_array *h = jgt_to_host(out);
   describe(h);
   assert_string_equal(g_text, "[[2, 5, 8], [], [11, 14]]");
   jg_array_release(h);
@@ -348,7 +336,7 @@ static void test_expression_cache(void **state) {
   jg_expr_cache_clear();
   JGT_OK(
       jg_array_eval("x * 3 - 1", 1, names, (const jg_array *const[]){dx}, NULL, &out, &jgt_err_));
-  h = to_host(out);
+  h = jgt_to_host(out);
   describe(h);
   assert_string_equal(g_text, "[[2, 5, 8], [], [11, 14]]");
   jg_array_release(h);
@@ -359,7 +347,7 @@ static void test_expression_cache(void **state) {
 
 static void test_errors(void **state) {
   (void)state;
-  jg_array *x = jgt_ew_x(), *dx = to_device_on(x, NULL), *out = (jg_array *)1;
+  jg_array *x = jgt_ew_x(), *dx = jgt_to_device_on(x, NULL), *out = (jg_array *)1;
   jg_error err;
   /* A descriptor compiled by the C compiler has no launcher. */
   JGT_STATUS(JG_ENOTSUP,
@@ -381,7 +369,7 @@ static void test_errors(void **state) {
                                         (const jg_array *const[]){x, dx}, NULL, &out, &err));
   JGT_CONTAINS(err.message, "args[1] is on cuda:0, args[0] on cpu: copy it with jg_array_to_host");
   /* Unequal counts on the device. */
-  jg_array *y = jgt_ew_last_empty(), *dy = to_device_on(y, NULL);
+  jg_array *y = jgt_ew_last_empty(), *dy = jgt_to_device_on(y, NULL);
   JGT_STATUS(JG_ESHAPE, jg_array_eval("x + y", 2, (const char *const[]){"x", "y"},
                                       (const jg_array *const[]){dx, dy}, NULL, &out, &err));
   assert_null(out);

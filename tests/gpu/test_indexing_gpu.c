@@ -16,18 +16,6 @@
 static char g_text[16384];
 static char g_type[512];
 
-static jg_array *to_device_on(const jg_array *a, jg_stream stream) {
-  jg_array *d = NULL;
-  JGT_OK(jg_array_to_device(a, 0, stream, &d, &jgt_err_));
-  return d;
-}
-
-static jg_array *to_host(const jg_array *d) {
-  jg_array *h = NULL;
-  JGT_OK(jg_array_to_host(d, NULL, &h, &jgt_err_));
-  return h;
-}
-
 static void describe(const jg_array *h, char *text, size_t ntext, char *type, size_t ntype) {
   JGT_OK(jg_array_to_string(h, 8000, text, ntext, NULL, &jgt_err_));
   JGT_OK(jg_array_type_string(h, type, ntype, NULL, &jgt_err_));
@@ -41,7 +29,7 @@ static int run_table(jg_stream stream) {
   for (size_t i = 0; i < n; i++) {
     const jgt_ixcase *c = &cases[i];
     jg_array *a = c->make(), *s = c->sel != NULL ? c->sel() : NULL, *ho = NULL, *dout = NULL;
-    jg_array *da = to_device_on(a, stream), *ds = s != NULL ? to_device_on(s, stream) : NULL;
+    jg_array *da = jgt_to_device_on(a, stream), *ds = s != NULL ? jgt_to_device_on(s, stream) : NULL;
     jg_error herr, derr;
     jg_error_clear(&herr);
     jg_error_clear(&derr);
@@ -65,7 +53,7 @@ static int run_table(jg_stream stream) {
         print_error("case '%s': the result is not on cuda:0\n", c->name);
         failed++;
       }
-      jg_array *back = to_host(dout);
+      jg_array *back = jgt_to_host(dout);
       char dv[16384], dt[512];
       describe(back, dv, sizeof dv, dt, sizeof dt);
       describe(ho, g_text, sizeof g_text, g_type, sizeof g_type);
@@ -89,28 +77,12 @@ static int run_table(jg_stream stream) {
   return failed;
 }
 
-static void test_table_default_stream(void **state) {
-  (void)state;
-  assert_int_equal(run_table(NULL), 0);
-}
-
-static void test_table_created_stream(void **state) {
-  (void)state;
-#if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
-  cudaStream_t s = NULL;
-  assert_int_equal(cudaSetDevice(0), cudaSuccess);
-  assert_int_equal(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
-  assert_int_equal(run_table((jg_stream)s), 0);
-  assert_int_equal(cudaStreamDestroy(s), cudaSuccess);
-#else
-  skip();
-#endif
-}
+JGT_STREAM_TABLE_TESTS(run_table)
 
 static void test_mixed_backends(void **state) {
   (void)state;
-  jg_array *a = jgt_ix_small(), *m = jgt_ix_event_mask(), *dm = to_device_on(m, NULL);
-  jg_array *da = to_device_on(a, NULL), *out = NULL;
+  jg_array *a = jgt_ix_small(), *m = jgt_ix_event_mask(), *dm = jgt_to_device_on(m, NULL);
+  jg_array *da = jgt_to_device_on(a, NULL), *out = NULL;
   jg_error err;
   JGT_STATUS(JG_EBACKEND, jg_array_mask(a, dm, NULL, &out, &err));
   JGT_CONTAINS(err.message, "jg_array_mask: ");
@@ -179,8 +151,8 @@ static void test_large_random(void **state) {
   jg_array *a = jgt_offsets64(off, n + 1, jgt_i64(v, m));
   jg_array *mask = jgt_offsets64(off, n + 1, jgt_numeric(mk, m, JG_DTYPE_BOOL));
   jg_array *index = jgt_offsets64(off, n + 1, jgt_i64(ix, m));
-  jg_array *da = to_device_on(a, NULL), *dm = to_device_on(mask, NULL);
-  jg_array *di = to_device_on(index, NULL);
+  jg_array *da = jgt_to_device_on(a, NULL), *dm = jgt_to_device_on(mask, NULL);
+  jg_array *di = jgt_to_device_on(index, NULL);
   for (int op = 0; op < 4; op++) {
     jg_array *h = NULL, *d = NULL;
     switch (op) {
@@ -201,7 +173,7 @@ static void test_large_random(void **state) {
         JGT_OK(jg_array_lasts(da, 1, NULL, &d, &jgt_err_));
         break;
     }
-    jg_array *back = to_host(d);
+    jg_array *back = jgt_to_host(d);
     assert_same_tree(h, back);
     jg_array_release(back);
     jg_array_release(d);

@@ -21,18 +21,6 @@
 static char g_type[512];
 static char g_text[4096];
 
-static jg_array *to_device_on(const jg_array *a, jg_stream stream) {
-  jg_array *d = NULL;
-  JGT_OK(jg_array_to_device(a, 0, stream, &d, &jgt_err_));
-  return d;
-}
-
-static jg_array *to_host(const jg_array *d) {
-  jg_array *h = NULL;
-  JGT_OK(jg_array_to_host(d, NULL, &h, &jgt_err_));
-  return h;
-}
-
 static bool close_enough(double dev, double host, jg_dtype d) {
   if (isnan(dev) || isnan(host)) return isnan(dev) && isnan(host);
   if (d == JG_DTYPE_FLOAT32) return fabs(dev - host) <= 3e-7 * fabs(host) + 1e-30;
@@ -82,7 +70,7 @@ static int run_cases(jg_stream stream) {
     jg_array *args[3] = {NULL, NULL, NULL}, *dargs[3] = {NULL, NULL, NULL};
     for (int k = 0; k < c->n; k++) {
       args[k] = c->make[k]();
-      dargs[k] = to_device_on(args[k], stream);
+      dargs[k] = jgt_to_device_on(args[k], stream);
     }
     jg_array *hout = NULL, *dout = NULL;
     JGT_OK(jgt_pc_run(c, args, NULL, &hout, &jgt_err_));
@@ -95,7 +83,7 @@ static int run_cases(jg_stream stream) {
     } else {
       const jg_device dev = jg_array_device(dout);
       assert_int_equal(dev.type, JG_DEVICE_CUDA);
-      jg_array *h = to_host(dout);
+      jg_array *h = jgt_to_host(dout);
       failed += compare(c->name, hout, h, c->op == JGT_PC_SUM, c->dtype, JGT_PC_MAXV) != 0;
       /* and the independent values */
       jgt_pc_expect e;
@@ -217,8 +205,8 @@ static void test_long_random(void **state) {
   jg_array *met = jgt_record(2, mfld, (const char *const[]){"pt", "phi"}, -1);
   free(mp);
   free(mf);
-  jg_array *dmu = to_device_on(mu, NULL), *del = to_device_on(el, NULL),
-           *dmet = to_device_on(met, NULL);
+  jg_array *dmu = jgt_to_device_on(mu, NULL), *del = jgt_to_device_on(el, NULL),
+           *dmet = jgt_to_device_on(met, NULL);
   jg_fourvec_options o32;
   memset(&o32, 0, sizeof o32);
   o32.dtype = JG_DTYPE_FLOAT32;
@@ -256,7 +244,7 @@ static void test_long_random(void **state) {
         JGT_OK(jg_fourvec_pt(3, dv, NULL, &d, &jgt_err_));
         break;
     }
-    jg_array *dh = to_host(d);
+    jg_array *dh = jgt_to_host(d);
     char name[32];
     snprintf(name, sizeof name, "random %d", which);
     assert_int_equal(compare(name, h, dh, sum, dt, cap), 0);
@@ -274,8 +262,8 @@ static void test_long_random(void **state) {
 
 static void test_errors(void **state) {
   (void)state;
-  jg_array *mu = jgt_pc_muons(), *met = jgt_pc_met_records(), *dmu = to_device_on(mu, NULL),
-           *dmet = to_device_on(met, NULL), *out = (jg_array *)1;
+  jg_array *mu = jgt_pc_muons(), *met = jgt_pc_met_records(), *dmu = jgt_to_device_on(mu, NULL),
+           *dmet = jgt_to_device_on(met, NULL), *out = (jg_array *)1;
   jg_error err;
   JGT_STATUS(JG_EBACKEND, jg_fourvec_mt(dmu, met, NULL, &out, &err));
   assert_null(out);
@@ -283,7 +271,7 @@ static void test_errors(void **state) {
   JGT_CONTAINS(err.message, "jg_array_to_device");
   JGT_STATUS(JG_EINVAL, jg_fourvec_mass(2, (const jg_array *const[]){dmu, dmet}, NULL, &out, &err));
   JGT_CONTAINS(err.message, "v[1] has no field 'eta'");
-  jg_array *p0 = jgt_pc_first(), *dp0 = to_device_on(p0, NULL);
+  jg_array *p0 = jgt_pc_first(), *dp0 = jgt_to_device_on(p0, NULL);
   JGT_STATUS(JG_ESHAPE, jg_fourvec_mass(2, (const jg_array *const[]){dmu, dp0}, NULL, &out, &err));
   jg_array_release(dp0);
   jg_array_release(p0);

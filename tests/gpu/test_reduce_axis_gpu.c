@@ -15,18 +15,6 @@
 static char g_text[8192];
 static char g_type[512];
 
-static jg_array *to_device_on(const jg_array *a, jg_stream stream) {
-  jg_array *d = NULL;
-  JGT_OK(jg_array_to_device(a, 0, stream, &d, &jgt_err_));
-  return d;
-}
-
-static jg_array *to_host(const jg_array *d) {
-  jg_array *h = NULL;
-  JGT_OK(jg_array_to_host(d, NULL, &h, &jgt_err_));
-  return h;
-}
-
 static void describe(const jg_array *h) {
   JGT_OK(jg_array_to_string(h, 4000, g_text, sizeof g_text, NULL, &jgt_err_));
   JGT_OK(jg_array_type_string(h, g_type, sizeof g_type, NULL, &jgt_err_));
@@ -38,7 +26,7 @@ static int run_table(jg_stream stream) {
   int failed = 0;
   for (size_t i = 0; i < n; i++) {
     const jgt_racase *c = &cases[i];
-    jg_array *a = c->make(), *ho = NULL, *d = to_device_on(a, stream), *dout = NULL;
+    jg_array *a = c->make(), *ho = NULL, *d = jgt_to_device_on(a, stream), *dout = NULL;
     JGT_OK(jgt_ra_run(c, a, NULL, &ho, &jgt_err_));
     jg_error err;
     jg_error_clear(&err);
@@ -49,7 +37,7 @@ static int run_table(jg_stream stream) {
     } else {
       const jg_device dev = jg_array_device(dout);
       assert_int_equal(dev.type, JG_DEVICE_CUDA);
-      jg_array *back = to_host(dout);
+      jg_array *back = jgt_to_host(dout);
       describe(back);
       char dv[8192], dt[512];
       snprintf(dv, sizeof dv, "%s", g_text);
@@ -72,21 +60,7 @@ static int run_table(jg_stream stream) {
   return failed;
 }
 
-static void test_table_default_stream(void **state) {
-  (void)state;
-  assert_int_equal(run_table(NULL), 0);
-}
-
-static void test_table_created_stream(void **state) {
-  (void)state;
-#if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
-  cudaStream_t s = NULL;
-  assert_int_equal(cudaSetDevice(0), cudaSuccess);
-  assert_int_equal(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
-  assert_int_equal(run_table((jg_stream)s), 0);
-  assert_int_equal(cudaStreamDestroy(s), cudaSuccess);
-#endif
-}
+JGT_STREAM_TABLE_TESTS(run_table)
 
 /* The printouts of two host arrays are equal (every value, exactly: floats print in full). */
 static void assert_same(const jg_array *h, const jg_array *g) {
@@ -123,7 +97,7 @@ static void test_random(void **state) {
   }
   jg_array *a = jgt_offsets64(outer, n + 1,
                               jgt_offsets64(inner, ni + 1, jgt_numeric(v, nv, JG_DTYPE_FLOAT64)));
-  jg_array *d = to_device_on(a, NULL);
+  jg_array *d = jgt_to_device_on(a, NULL);
   const jg_reducer rs[] = {JG_REDUCE_SUM, JG_REDUCE_MIN, JG_REDUCE_ARGMAX, JG_REDUCE_MEAN,
                            JG_REDUCE_COUNT};
   for (int64_t axis = 0; axis <= 1; axis++) {
@@ -135,7 +109,7 @@ static void test_random(void **state) {
       jg_array *h = NULL, *g = NULL;
       JGT_OK(jg_array_reduce(a, rs[k], &o, &h, &jgt_err_));
       JGT_OK(jg_array_reduce(d, rs[k], &o, &g, &jgt_err_));
-      jg_array *back = to_host(g);
+      jg_array *back = jgt_to_host(g);
       if (axis == 0) {
         assert_same(h, back);
       } else {
@@ -174,7 +148,7 @@ static void test_errors(void **state) {
   jg_array *badl = JGT_OFFSETS(jgt_list(JGT_I64(0, 1), JGT_I64(2, 9), 2, 2, JG_DTYPE_INT64,
                                         jgt_i64(v, 3)),
                                0, 2);
-  jg_array *d = to_device_on(badl, NULL), *out = NULL;
+  jg_array *d = jgt_to_device_on(badl, NULL), *out = NULL;
   jg_reduce_options o;
   memset(&o, 0, sizeof o);
   jg_error eh, ed;

@@ -20,20 +20,8 @@ static char g_text[8192];
 static char g_type[512];
 
 /* `a` copied to device 0 on `stream` (the copies are then ordered before the reduction). */
-static jg_array *to_device_on(const jg_array *a, jg_stream stream) {
-  jg_array *d = NULL;
-  JGT_OK(jg_array_to_device(a, 0, stream, &d, &jgt_err_));
-  return d;
-}
-
 static jg_array *to_device(const jg_array *a) {
-  return to_device_on(a, NULL);
-}
-
-static jg_array *to_host(const jg_array *d) {
-  jg_array *h = NULL;
-  JGT_OK(jg_array_to_host(d, NULL, &h, &jgt_err_));
-  return h;
+  return jgt_to_device_on(a, NULL);
 }
 
 /* The printout and type of a host array into the static buffers. */
@@ -55,7 +43,7 @@ static int run_table(jg_stream stream) {
   int failed = 0;
   for (size_t i = 0; i < n; i++) {
     const jgt_rcase *c = &cases[i];
-    jg_array *a = c->make(), *ho = NULL, *d = to_device_on(a, stream), *dout = NULL;
+    jg_array *a = c->make(), *ho = NULL, *d = jgt_to_device_on(a, stream), *dout = NULL;
     JGT_OK(jgt_rc_run(c, a, NULL, &ho, &jgt_err_));
     jg_transfer_counter tc;
     jg_transfer_counter_init(&tc, NULL, 0);
@@ -78,7 +66,7 @@ static int run_table(jg_stream stream) {
         print_error("case '%s': %s\n", c->name, terr.message);
         failed++;
       }
-      jg_array *back = to_host(dout);
+      jg_array *back = jgt_to_host(dout);
       describe(back);
       char dv[8192], dt[512];
       snprintf(dv, sizeof dv, "%s", g_text);
@@ -106,23 +94,7 @@ static int run_table(jg_stream stream) {
 /* Tests                                                                                       */
 /* ------------------------------------------------------------------------------------------ */
 
-static void test_table_default_stream(void **state) {
-  (void)state;
-  assert_int_equal(run_table(NULL), 0);
-}
-
-static void test_table_created_stream(void **state) {
-  (void)state;
-#if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
-  cudaStream_t s = NULL;
-  assert_int_equal(cudaSetDevice(0), cudaSuccess);
-  assert_int_equal(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
-  assert_int_equal(run_table((jg_stream)s), 0);
-  assert_int_equal(cudaStreamDestroy(s), cudaSuccess);
-#else
-  skip();
-#endif
-}
+JGT_STREAM_TABLE_TESTS(run_table)
 
 /* The nodes above the innermost lists keep the device input's own buffers. */
 static void test_outer_buffers_shared(void **state) {
@@ -326,7 +298,7 @@ static void test_long_random(void **state) {
         JGT_OK(jg_array_reduce(inputs[k], (jg_reducer)r, &o, &ho, &jgt_err_));
         JGT_OK(jg_array_reduce(d, (jg_reducer)r, &o, &dout, &jgt_err_));
         assert_on_cuda0(dout);
-        jg_array *back = to_host(dout);
+        jg_array *back = jgt_to_host(dout);
         char what[96];
         snprintf(what, sizeof what, "%s of %s, mask_identity %d", jg_reducer_name((jg_reducer)r),
                  k == 0 ? "float64" : "int32", mi);

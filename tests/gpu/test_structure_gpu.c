@@ -15,18 +15,6 @@
 static char g_text[8192];
 static char g_type[512];
 
-static jg_array *to_device_on(const jg_array *a, jg_stream stream) {
-  jg_array *d = NULL;
-  JGT_OK(jg_array_to_device(a, 0, stream, &d, &jgt_err_));
-  return d;
-}
-
-static jg_array *to_host(const jg_array *d) {
-  jg_array *h = NULL;
-  JGT_OK(jg_array_to_host(d, NULL, &h, &jgt_err_));
-  return h;
-}
-
 static void describe(const jg_array *h) {
   JGT_OK(jg_array_to_string(h, 4000, g_text, sizeof g_text, NULL, &jgt_err_));
   JGT_OK(jg_array_type_string(h, g_type, sizeof g_type, NULL, &jgt_err_));
@@ -39,7 +27,7 @@ static int run_table(jg_stream stream) {
   for (size_t i = 0; i < n; i++) {
     const jgt_scase *c = &cases[i];
     jg_array *a = c->in0(), *b = c->in1 != NULL ? c->in1() : NULL, *ho = NULL, *dout = NULL;
-    jg_array *da = to_device_on(a, stream), *db = b != NULL ? to_device_on(b, stream) : NULL;
+    jg_array *da = jgt_to_device_on(a, stream), *db = b != NULL ? jgt_to_device_on(b, stream) : NULL;
     jg_error herr, derr;
     jg_error_clear(&herr);
     jg_error_clear(&derr);
@@ -62,7 +50,7 @@ static int run_table(jg_stream stream) {
         print_error("case '%s': result not on cuda:0\n", c->name);
         failed++;
       }
-      jg_array *back = to_host(dout);
+      jg_array *back = jgt_to_host(dout);
       JGT_OK(jg_array_validate(back, JG_VALIDATE_FULL, NULL, &jgt_err_));
       describe(back);
       char dv[8192], dt[512];
@@ -88,21 +76,7 @@ static int run_table(jg_stream stream) {
   return failed;
 }
 
-static void test_table_default_stream(void **state) {
-  (void)state;
-  assert_int_equal(run_table(NULL), 0);
-}
-
-static void test_table_created_stream(void **state) {
-  (void)state;
-#if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
-  cudaStream_t s = NULL;
-  assert_int_equal(cudaSetDevice(0), cudaSuccess);
-  assert_int_equal(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
-  assert_int_equal(run_table((jg_stream)s), 0);
-  assert_int_equal(cudaStreamDestroy(s), cudaSuccess);
-#endif
-}
+JGT_STREAM_TABLE_TESTS(run_table)
 
 /* Buffer k of child path of a host array, as int64 or double data. */
 static void assert_same_buffer(const jg_array *x, const jg_array *y) {
@@ -118,13 +92,13 @@ static void assert_same_buffer(const jg_array *x, const jg_array *y) {
 /* argsort and sort of a big case on the device equal the host's exactly. */
 static void check_big(bool long_list, bool desc) {
   jg_len total = 0;
-  jg_array *a = jgt_sc_big(long_list, &total), *d = to_device_on(a, NULL);
+  jg_array *a = jgt_sc_big(long_list, &total), *d = jgt_to_device_on(a, NULL);
   jg_array *ha = NULL, *hs = NULL, *da = NULL, *ds = NULL;
   JGT_OK(jg_array_argsort(a, -1, !desc, true, NULL, &ha, &jgt_err_));
   JGT_OK(jg_array_sort(a, -1, !desc, true, NULL, &hs, &jgt_err_));
   JGT_OK(jg_array_argsort(d, -1, !desc, true, NULL, &da, &jgt_err_));
   JGT_OK(jg_array_sort(d, -1, !desc, true, NULL, &ds, &jgt_err_));
-  jg_array *ba = to_host(da), *bs = to_host(ds);
+  jg_array *ba = jgt_to_host(da), *bs = jgt_to_host(ds);
   assert_same_buffer(ha, ba);                                         /* offsets */
   assert_same_buffer(jg_array_child(ha, 0), jg_array_child(ba, 0));   /* positions */
   assert_same_buffer(hs, bs);
@@ -155,7 +129,7 @@ static void test_big_long_list(void **state) {
 static void test_big_others(void **state) {
   (void)state;
   jg_len total = 0;
-  jg_array *a = jgt_sc_big(false, &total), *d = to_device_on(a, NULL);
+  jg_array *a = jgt_sc_big(false, &total), *d = jgt_to_device_on(a, NULL);
   jg_array *h1 = NULL, *d1 = NULL, *h2 = NULL, *d2 = NULL, *h3 = NULL, *d3 = NULL;
   JGT_OK(jg_array_flatten(a, JG_AXIS_ALL, NULL, &h1, &jgt_err_));
   JGT_OK(jg_array_flatten(d, JG_AXIS_ALL, NULL, &d1, &jgt_err_));
@@ -164,7 +138,7 @@ static void test_big_others(void **state) {
   const jg_array *hx[2] = {a, a}, *dx[2] = {d, d};
   JGT_OK(jg_array_concatenate(2, hx, 1, NULL, &h3, &jgt_err_));
   JGT_OK(jg_array_concatenate(2, dx, 1, NULL, &d3, &jgt_err_));
-  jg_array *b1 = to_host(d1), *b2 = to_host(d2), *b3 = to_host(d3);
+  jg_array *b1 = jgt_to_host(d1), *b2 = jgt_to_host(d2), *b3 = jgt_to_host(d3);
   assert_same_buffer(h1, b1);
   assert_same_buffer(h2, b2);
   assert_same_buffer(jg_array_child(h2, 0), jg_array_child(b2, 0));
@@ -176,7 +150,7 @@ static void test_big_others(void **state) {
 
 static void test_mixed_backends(void **state) {
   (void)state;
-  jg_array *a = jgt_sc_offsets_not0(), *d = to_device_on(a, NULL), *out = NULL;
+  jg_array *a = jgt_sc_offsets_not0(), *d = jgt_to_device_on(a, NULL), *out = NULL;
   jg_error err;
   const jg_array *xs[2] = {d, a};
   JGT_STATUS(JG_EBACKEND, jg_array_concatenate(2, xs, 1, NULL, &out, &err));

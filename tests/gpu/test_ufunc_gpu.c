@@ -19,19 +19,6 @@
 static char g_text[8192], g_text2[8192];
 static char g_type[512], g_type2[512];
 
-static jg_array *to_device_on(const jg_array *a, jg_stream stream) {
-  if (a == NULL) return NULL;
-  jg_array *d = NULL;
-  JGT_OK(jg_array_to_device(a, 0, stream, &d, &jgt_err_));
-  return d;
-}
-
-static jg_array *to_host(const jg_array *d) {
-  jg_array *h = NULL;
-  JGT_OK(jg_array_to_host(d, NULL, &h, &jgt_err_));
-  return h;
-}
-
 static void describe(const jg_array *h, char *text, char *type) {
   JGT_OK(jg_array_to_string(h, 4000, text, sizeof g_text, NULL, &jgt_err_));
   JGT_OK(jg_array_type_string(h, type, sizeof g_type, NULL, &jgt_err_));
@@ -77,8 +64,8 @@ static int run_table(jg_stream stream) {
     jg_error_clear(&herr);
     jg_error_clear(&derr);
     const jg_status hst = jgt_uc_run(c, a, b, cc, NULL, &ho, &herr);
-    jg_array *da = to_device_on(a, stream), *db = to_device_on(b, stream),
-             *dc = to_device_on(cc, stream);
+    jg_array *da = jgt_to_device_on(a, stream), *db = jgt_to_device_on(b, stream),
+             *dc = jgt_to_device_on(cc, stream);
     jg_transfer_counter tc;
     jg_transfer_counter_init(&tc, NULL, 0);
     JGT_OK(jg_transfer_scope_begin(&tc, &jgt_err_));
@@ -97,7 +84,7 @@ static int run_table(jg_stream stream) {
       failed++;
     } else if (hst == JG_OK) {
       const jg_device dev = jg_array_device(dout);
-      jg_array *back = to_host(dout);
+      jg_array *back = jgt_to_host(dout);
       describe(ho, g_text, g_type);
       describe(back, g_text2, g_type2);
       bool same = strcmp(g_type, g_type2) == 0;
@@ -126,31 +113,18 @@ static int run_table(jg_stream stream) {
   return failed;
 }
 
-static void test_table_default_stream(void **state) {
-  (void)state;
-  assert_int_equal(run_table(NULL), 0);
-}
-
-static void test_table_created_stream(void **state) {
-  (void)state;
-#if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
-  cudaStream_t s = NULL;
-  assert_int_equal(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
-  assert_int_equal(run_table((jg_stream)s), 0);
-  assert_int_equal(cudaStreamDestroy(s), cudaSuccess);
-#endif
-}
+JGT_STREAM_TABLE_TESTS(run_table)
 
 static void test_mixed_backends(void **state) {
   (void)state;
-  jg_array *x = jgt_uc_x3(), *y = jgt_uc_y3(), *dy = to_device_on(y, NULL), *out = NULL;
+  jg_array *x = jgt_uc_x3(), *y = jgt_uc_y3(), *dy = jgt_to_device_on(y, NULL), *out = NULL;
   jg_error err;
   JGT_STATUS(JG_EBACKEND, jg_array_ufunc2(JG_UFUNC_ADD, x, dy, NULL, &out, &err));
   JGT_CONTAINS(err.message, "jg_array_ufunc2: ");
   JGT_CONTAINS(err.message, "jg_array_to");
   assert_int_equal(err.index, 1);
   assert_null(out);
-  jg_array *c = jgt_uc_cond(), *wx = jgt_uc_wx(), *dwx = to_device_on(wx, NULL);
+  jg_array *c = jgt_uc_cond(), *wx = jgt_uc_wx(), *dwx = jgt_to_device_on(wx, NULL);
   JGT_STATUS(JG_EBACKEND, jg_array_where(c, dwx, wx, NULL, &out, &err));
   assert_int_equal(err.index, 1);
   JGT_STATUS(JG_EBACKEND, jg_array_where(c, wx, dwx, NULL, &out, &err));
@@ -193,9 +167,9 @@ static void test_long(void **state) {
   for (int k = 0; k < 3; k++) {
     jg_array *ho = NULL, *dout = NULL;
     JGT_OK(jg_array_ufunc2(JG_UFUNC_MULTIPLY, pairs[k][0], pairs[k][1], NULL, &ho, &jgt_err_));
-    jg_array *da = to_device_on(pairs[k][0], NULL), *db = to_device_on(pairs[k][1], NULL);
+    jg_array *da = jgt_to_device_on(pairs[k][0], NULL), *db = jgt_to_device_on(pairs[k][1], NULL);
     JGT_OK(jg_array_ufunc2(JG_UFUNC_MULTIPLY, da, db, NULL, &dout, &jgt_err_));
-    jg_array *back = to_host(dout);
+    jg_array *back = jgt_to_host(dout);
     char *t1 = malloc(1 << 16), *t2 = malloc(1 << 16);
     assert_non_null(t1);
     assert_non_null(t2);

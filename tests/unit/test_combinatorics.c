@@ -326,6 +326,12 @@ static void test_structure_errors(void **state) {
   expect(JG_ESHAPE, jg_array_cartesian(2, (const jg_array *const *)in, false, NULL, NULL, &out,
                                        &err),
          &err, "jg_array_cartesian: needs lists at axis 1; the array has type 3 * option[var * int64]");
+  /* Regression: a regular node has lists; the message says that only its kind is refused. */
+  jg_array *regular = jgt_regular(jg_array_retain(flat), 1, -1);
+  expect(JG_ESHAPE, jg_array_combinations(regular, 2, false, NULL, NULL, &out, &err), &err,
+         "jg_array_combinations: needs lists at axis 1 (list-offset or list nodes: regular lists "
+         "are not supported in this version); the array has type 3 * 1 * float64");
+  jg_array_release(regular);
   /* Items that are lists: only the arg versions take them. */
   jg_array *nested = jgt_cc_nested_items();
   expect(JG_ENOTSUP, jg_array_combinations(nested, 2, false, NULL, NULL, &out, &err), &err,

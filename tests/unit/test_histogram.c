@@ -1,4 +1,6 @@
 /* test_histogram.c: jg_histogram_fill (ops.h) and the kernel "hist1d" on the host. */
+#include <float.h>
+
 #include "jg_test.h"
 #include "jgt_hist_cases.h"
 
@@ -130,6 +132,15 @@ static void test_errors(void **state) {
   assert_int_equal(jg_histogram_fill(&t.h, a, NULL, NULL, &err), JG_EINVAL);
   jgt_hist_init(&t, 5, 0.5, INFINITY);
   assert_int_equal(jg_histogram_fill(&t.h, a, NULL, NULL, &err), JG_EINVAL);
+  /* Regression: finite edges whose width overflows (hi - lo = inf put every value in bin 0) or
+   * underflows to 0 (NaN bins, an undefined conversion to int64) are refused. */
+  jgt_hist_init(&t, 10, -DBL_MAX, DBL_MAX);
+  assert_int_equal(jg_histogram_fill(&t.h, a, NULL, NULL, &err), JG_EINVAL);
+  JGT_CONTAINS(err.message, "bin width");
+  assert_int_equal(t.h.entries, 0);
+  jgt_hist_init(&t, 10, 0.0, 5e-324);
+  assert_int_equal(jg_histogram_fill(&t.h, f, NULL, NULL, &err), JG_EINVAL);
+  JGT_CONTAINS(err.message, "bin width");
   /* weights of another structure */
   jgt_hist_init(&t, 5, 0.5, 5.5);
   assert_int_equal(jg_histogram_fill(&t.h, a, f, NULL, &err), JG_ESHAPE);

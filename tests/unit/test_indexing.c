@@ -68,6 +68,11 @@ static void test_null_arguments(void **state) {
   JGT_STATUS(JG_ESHAPE, jg_array_local_index(a, 2, NULL, &out, &err));
   JGT_CONTAINS(err.message, "axis 2 exceeds the depth of the nested list structure (which is 1)");
   JGT_STATUS(JG_ESHAPE, jg_array_lasts(a, -2, NULL, &out, &err));
+  /* Regression: INT64_MIN as an axis was negated (undefined behaviour) in the depth check. */
+  JGT_STATUS(JG_ESHAPE, jg_array_firsts(a, INT64_MIN, NULL, &out, &err));
+  JGT_CONTAINS(err.message, "axis -9223372036854775808 exceeds the depth");
+  JGT_STATUS(JG_ESHAPE, jg_array_slice_axis(a, INT64_MIN, 0, 0, 1, 0, NULL, &out, &err));
+  JGT_STATUS(JG_ESHAPE, jg_array_local_index(a, INT64_MIN, NULL, &out, &err));
   assert_null(out);
   jg_array_release(a);
 }

@@ -206,6 +206,19 @@ static void test_errors(void **state) {
   bad.dtype = JG_DTYPE_FLOAT16;
   JGT_STATUS(JG_EDTYPE, jg_array_fill_none(a, bad, -1, NULL, &out, &err));
   JGT_STATUS(JG_ENOTSUP, jg_array_fill_none(a, jg_fill_value_i64(0), 0, NULL, &out, &err));
+  /* Regression: int64 values filled with a uint64 above 2^63 - 1 promote to float64 (NumPy),
+   * rather than failing with JG_EOVERFLOW. */
+  {
+    jg_array *opt = jgt_sc_opt(), *filled = NULL;
+    JGT_OK(jg_array_fill_none(opt, jg_fill_value_u64(UINT64_MAX), -1, NULL, &filled, &jgt_err_));
+    char text[128];
+    JGT_OK(jg_array_to_string(filled, 0, text, sizeof text, NULL, &jgt_err_));
+    assert_string_equal(text, "[1, 1.8446744073709552e+19, 3]");
+    JGT_OK(jg_array_type_string(filled, text, sizeof text, NULL, &jgt_err_));
+    assert_string_equal(text, "3 * float64");
+    jg_array_release(filled);
+    jg_array_release(opt);
+  }
   JGT_STATUS(JG_ENOTSUP, jg_array_is_none(a, -1, NULL, &out, &err));
   JGT_STATUS(JG_ESHAPE, jg_array_is_none(six, 1, NULL, &out, &err));
   JGT_STATUS(JG_EINVAL, jg_array_concatenate(0, NULL, 1, NULL, &out, &err));

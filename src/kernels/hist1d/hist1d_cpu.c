@@ -21,7 +21,10 @@ static int64_t slot(double v, int64_t n_bins, double lo, double hi, double w) {
 }
 
 static jg_status axis_ok(int64_t n_bins, double lo, double hi, jg_error *err) {
-  if (n_bins < 1 || !isfinite(lo) || !isfinite(hi) || !(lo < hi)) {
+  /* The bin width must be finite and positive too: hi - lo may overflow to inf (every value
+   * would land in bin 0) and (hi - lo) / n_bins may underflow to 0 (NaN bins). */
+  const double w = n_bins < 1 ? 0.0 : (hi - lo) / (double)n_bins;
+  if (n_bins < 1 || !isfinite(lo) || !isfinite(hi) || !(lo < hi) || !isfinite(w) || !(w > 0.0)) {
     return jgk_hist1d_error(err, JGK_HIST1D_BAD_AXIS, n_bins);
   }
   return JG_OK;

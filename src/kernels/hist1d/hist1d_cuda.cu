@@ -25,7 +25,11 @@ template <typename T, typename W>
 __global__ void jgk_hist1d(int64_t n, const T *values, int64_t nw, const W *weights,
                            int64_t n_bins, double lo, double hi, int64_t use_shared,
                            double *counts, double *sumw2, unsigned long long *error_word) {
-  if (n_bins < 1 || !(lo < hi) || !isfinite(lo) || !isfinite(hi)) {
+  /* As the host: the bin width must be finite and positive too (hi - lo may overflow to inf,
+   * (hi - lo) / n_bins underflow to 0). */
+  const double w0 = n_bins < 1 ? 0.0 : __ddiv_rn(__dsub_rn(hi, lo), (double)n_bins);
+  if (n_bins < 1 || !(lo < hi) || !isfinite(lo) || !isfinite(hi) || !isfinite(w0) ||
+      !(w0 > 0.0)) {
     if (blockIdx.x == 0 && threadIdx.x == 0) jgk_fail(error_word, n_bins, JGK_HIST1D_BAD_AXIS);
     return;
   }
