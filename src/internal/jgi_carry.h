@@ -36,14 +36,6 @@ typedef struct jgi_ranges {
 JGI_HIDDEN jg_status jgi_carry(jgi_op_ctx *c, const jg_array *a, jg_kernel_arg carry,
                                jg_array **out, jg_error *err);
 
-/** Exclusive scan of n int64 counts (`counts`, dense, n >= 0, each >= 0) into a new int64 view
- *  of n + 1 offsets starting at 0 (*offsets), and the sum (*total, on the host). On the GPU: the
- *  scan kernel of src/kernels/scan (CUB) on c's stream, then one 8-byte copy back and a
- *  synchronisation of the stream. Errors: JG_EVALUE (a negative count), JG_EOVERFLOW (the sum
- *  overflows int64), allocation and CUDA errors. */
-JGI_HIDDEN jg_status jgi_scan_counts(jgi_op_ctx *c, jg_kernel_arg counts, jg_view *offsets,
-                                     jg_len *total, jg_error *err);
-
 /** The lists selected from one level of a tree: `node` is a list-offset, list or regular node,
  *  or a byte-masked or indexed-option node directly above one (then None entries come out with
  *  valid false). Entry i selects position carry[i] of `node` (carry: int64 of n entries, a

@@ -82,6 +82,16 @@ JGI_HIDDEN jg_status jgi_op_read_ints(jgi_op_ctx *c, const void *data, jg_dtype 
                                       const jg_len *idx, int count, int64_t *out,
                                       const char *what, jg_error *err);
 
+/** Offsets from 0 (n + 1 int64, a new temporary of `c`) of the first n int64 counts of the dense
+ *  1-D view `counts` (on c's backend), and their sum in *total: a loop on the host; on the GPU
+ *  the exclusive scan of src/kernels/scan (CUB) on c's stream, then the scan's status and the
+ *  total read back after one wait (recorded as one transfer to the host). Errors: JG_EVALUE
+ *  "count 3 is negative" (index: the list), JG_EOVERFLOW "the sum of counts[0..7] overflows
+ *  int64" (index: the list where the running sum leaves int64), JG_ENOMEM / JG_EDEVMEM /
+ *  JG_ECUDA. */
+JGI_HIDDEN jg_status jgi_op_counts_to_offsets(jgi_op_ctx *c, const jg_view *counts, jg_len n,
+                                              jg_view *offsets, int64_t *total, jg_error *err);
+
 /** Waits until the work queued on c->launch.stream is done (no-op on the host). */
 JGI_HIDDEN jg_status jgi_op_sync(const jgi_op_ctx *c, jg_error *err);
 

@@ -143,56 +143,6 @@ static jg_status offsets_slice(const jg_array *node, jg_len lo, jg_len count, jg
   return jg_view_slice(out, &node->buffers[0], 1, &s, err);
 }
 
-/* Counts (int64, n on c's backend) to compact offsets (int64, n + 1) and their total. */
-static jg_status scan_counts(jgi_op_ctx *c, const jg_view *counts, jg_len n, jg_view *offsets,
-                             int64_t *total, jg_error *err) {
-  JG_RETURN_NOT_OK(jgi_op_alloc(c, n + 1, JG_DTYPE_INT64, offsets, err));
-  int64_t *o = jg_view_data(offsets);
-  *total = 0;
-  if (n == 0) {
-    const jg_kernel_arg args[3] = {jg_arg_i64(1), jg_arg_i64(0), jgi_op_out_arg(offsets)};
-    return jg_kernel_call(&jgi_kernel_fill, args, 3, &c->launch, err);
-  }
-  if (c->backend != JG_BACKEND_CUDA) {
-    const int64_t *k = jg_view_data(counts);
-    int64_t at = 0;
-    o[0] = 0;
-    for (jg_len i = 0; i < n; i++) {
-      JG_RETURN_IF_AT(jgi_add_overflow(at, k[i], &at), JG_EOVERFLOW, err, i,
-                      "the broadcast lists hold more than 2^63 - 1 elements (at list %lld)",
-                      (long long)i);
-      o[i + 1] = at;
-    }
-    *total = at;
-    return JG_OK;
-  }
-#if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
-  size_t temp_bytes = 0;
-  JG_RETURN_NOT_OK(jgi_counts_to_offsets_cuda(n > 0 ? jg_view_data(counts) : NULL, 1,
-                                              JG_DTYPE_INT64, n, INT64_MAX, o, NULL, NULL,
-                                              &temp_bytes, c->launch.stream, err));
-  jg_view status, temp;
-  JG_RETURN_NOT_OK(jgi_op_alloc(c, 3, JG_DTYPE_UINT64, &status, err));
-  JG_RETURN_NOT_OK(jgi_op_alloc(c, (jg_len)temp_bytes, JG_DTYPE_UINT8, &temp, err));
-  int prev = -1;
-  JG_RETURN_NOT_OK(jgi_cuda_device_push(c->device.id, &prev, err));
-  jg_status st = jgi_counts_to_offsets_cuda(
-      n > 0 ? jg_view_data(counts) : NULL, 1, JG_DTYPE_INT64, n, INT64_MAX, o,
-      (jgi_scan_status *)jg_view_data(&status), jg_view_data(&temp), &temp_bytes,
-      c->launch.stream, err);
-  jgi_cuda_device_pop(prev, c->device.id);
-  JG_RETURN_NOT_OK(st);
-  int64_t overflow = 0;
-  JG_RETURN_NOT_OK(read_index(c, jg_view_data(&status), JG_DTYPE_INT64, 2, &overflow, err));
-  JG_RETURN_IF_AT(overflow != -1, JG_EOVERFLOW, err, overflow,
-                  "the broadcast lists hold more than 2^63 - 1 elements (at list %lld)",
-                  (long long)overflow);
-  return read_index(c, o, JG_DTYPE_INT64, n, total, err);
-#else
-  return jg_error_set(err, JG_ENODEV, -1, "CUDA support is not compiled in");
-#endif
-}
-
 /* ------------------------------------------------------------------------------------------ */
 /* Checks of the inputs                                                                        */
 /* ------------------------------------------------------------------------------------------ */
@@ -475,7 +425,7 @@ static jg_status list_step(walk *w, jg_len L, int depth, level *lv, jg_len *next
       const jg_kernel_arg args[3] = {jg_arg_i64(L), oa, jgi_op_out_arg(&counts)};
       JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_offsets_to_counts, args, 3, &c->launch, err));
       int64_t t = 0;
-      JG_RETURN_NOT_OK(scan_counts(c, &counts, L, &offsets, &t, err));
+      JG_RETURN_NOT_OK(jgi_op_counts_to_offsets(c, &counts, L, &offsets, &t, err));
       JG_RETURN_IF(t != total, JG_EVALUE, err, "%s: offsets decrease at depth %d",
                    w->names[first], depth);
     }
@@ -503,7 +453,7 @@ static jg_status list_step(walk *w, jg_len L, int depth, level *lv, jg_len *next
         return jgi_error_prefix(st, w->names[k], err);
       }
     }
-    JG_RETURN_NOT_OK(scan_counts(c, &counts0, L, &offsets, &total, err));
+    JG_RETURN_NOT_OK(jgi_op_counts_to_offsets(c, &counts0, L, &offsets, &total, err));
     need_parents = true;
   }
 
@@ -527,7 +477,7 @@ static jg_status list_step(walk *w, jg_len L, int depth, level *lv, jg_len *next
       const jg_kernel_arg cargs[3] = {jg_arg_i64(L), oarg, jgi_op_out_arg(&counts)};
       JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_offsets_to_counts, cargs, 3, &c->launch, err));
       int64_t t = 0;
-      JG_RETURN_NOT_OK(scan_counts(c, &counts, L, &off64, &t, err));
+      JG_RETURN_NOT_OK(jgi_op_counts_to_offsets(c, &counts, L, &off64, &t, err));
       off64arg = jgi_op_out_arg(&off64);
     }
   }

@@ -132,79 +132,6 @@ jg_status jgi_make_list(const jg_view *offsets, jg_array *content, const jg_view
 /* Counts to offsets                                                                           */
 /* ------------------------------------------------------------------------------------------ */
 
-#if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
-static jg_status scan_device(jgi_op_ctx *c, jg_kernel_arg counts, jg_view *offsets,
-                             jg_len *total, jg_error *err) {
-  const jg_len n = counts.v.array.length;
-  int64_t *o = jg_view_data(offsets);
-  size_t temp_bytes = 0;
-  JG_RETURN_NOT_OK(jgi_counts_to_offsets_cuda(counts.v.array.data, 1, JG_DTYPE_INT64, n,
-                                              INT64_MAX, o, NULL, NULL, &temp_bytes,
-                                              c->launch.stream, err));
-  /* One scratch buffer: the status words, then CUB's storage at the next 256 bytes. */
-  const size_t head = 256;
-  JG_RETURN_IF(temp_bytes > (size_t)INT64_MAX - head, JG_EOVERFLOW, err,
-               "temporary size overflows");
-  jg_view scratch;
-  JG_RETURN_NOT_OK(jgi_op_alloc(c, (jg_len)(head + temp_bytes), JG_DTYPE_UINT8, &scratch, err));
-  char *base = jg_view_data(&scratch);
-  jgi_scan_status *d_status = (jgi_scan_status *)(void *)base;
-  JG_RETURN_NOT_OK(jgi_counts_to_offsets_cuda(counts.v.array.data, 1, JG_DTYPE_INT64, n,
-                                              INT64_MAX, o, d_status, base + head, &temp_bytes,
-                                              c->launch.stream, err));
-  struct {
-    jgi_scan_status st;
-    int64_t sum;
-  } h;
-  cudaStream_t s = (cudaStream_t)c->launch.stream;
-  JG_CUDA_RETURN_NOT_OK(
-      cudaMemcpyAsync(&h.st, d_status, sizeof h.st, cudaMemcpyDeviceToHost, s),
-      "cudaMemcpyAsync (scan status)", err);
-  JG_CUDA_RETURN_NOT_OK(cudaMemcpyAsync(&h.sum, o + n, sizeof h.sum, cudaMemcpyDeviceToHost, s),
-                        "cudaMemcpyAsync (last offset)", err);
-  JG_CUDA_RETURN_NOT_OK(cudaStreamSynchronize(s), "cudaStreamSynchronize", err);
-  jgi_transfer_record(JG_TRANSFER_TO_HOST, sizeof h.st + sizeof h.sum,
-                      "indexing: the size of a result (scan status and last offset)");
-  JG_RETURN_IF_AT(h.st.first_negative != UINT64_MAX, JG_EVALUE, err, h.st.first_negative,
-                  "count %llu is negative", h.st.first_negative);
-  JG_RETURN_IF_AT(h.st.first_overflow != UINT64_MAX, JG_EOVERFLOW, err, h.st.first_overflow,
-                  "the sum of counts[0..%llu] overflows int64", h.st.first_overflow);
-  *total = h.sum;
-  return JG_OK;
-}
-#endif
-
-jg_status jgi_scan_counts(jgi_op_ctx *c, jg_kernel_arg counts, jg_view *offsets, jg_len *total,
-                          jg_error *err) {
-  const jg_len n = counts.v.array.length;
-  JG_RETURN_IF(counts.dtype != JG_DTYPE_INT64, JG_EINTERNAL, err, "counts must be int64");
-  JG_RETURN_IF(n == INT64_MAX, JG_EOVERFLOW, err, "%lld counts", (long long)n);
-  JG_RETURN_NOT_OK(jgi_op_alloc(c, n + 1, JG_DTYPE_INT64, offsets, err));
-  if (c->backend == JG_BACKEND_CPU) {
-    const int64_t *k = counts.v.array.data;
-    int64_t *o = jg_view_data(offsets);
-    int64_t sum = 0;
-    o[0] = 0;
-    for (jg_len i = 0; i < n; i++) {
-      JG_RETURN_IF_AT(k[i] < 0, JG_EVALUE, err, i, "count %lld is negative", (long long)i);
-      JG_RETURN_IF_AT(jgi_add_overflow(sum, k[i], &sum), JG_EOVERFLOW, err, i,
-                      "the sum of counts[0..%lld] overflows int64", (long long)i);
-      o[i + 1] = sum;
-    }
-    *total = sum;
-    return JG_OK;
-  }
-#if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
-  int prev = 0;
-  JG_RETURN_NOT_OK(jgi_cuda_device_push(c->device.id, &prev, err));
-  const jg_status st = scan_device(c, counts, offsets, total, err);
-  jgi_cuda_device_pop(prev, c->device.id);
-  return st;
-#else
-  return jgi_cuda_require(err);
-#endif
-}
-
 /* ------------------------------------------------------------------------------------------ */
 /* List levels                                                                                 */
 /* ------------------------------------------------------------------------------------------ */
@@ -313,7 +240,8 @@ jg_status jgi_level_ranges(jgi_op_ctx *c, const jg_array *node, const jg_kernel_
 jg_status jgi_ranges_expand(jgi_op_ctx *c, const jgi_ranges *r, const jg_view *start,
                             int64_t step, jg_view *offsets, jg_view *positions, jg_len *total,
                             jg_error *err) {
-  JG_RETURN_NOT_OK(jgi_scan_counts(c, jgi_op_out_arg(&r->count), offsets, total, err));
+  JG_RETURN_NOT_OK(
+      jgi_op_counts_to_offsets(c, &r->count, r->count.layout.shape[0], offsets, total, err));
   JG_RETURN_NOT_OK(jgi_op_alloc(c, *total, JG_DTYPE_INT64, positions, err));
   const jg_kernel_arg args[6] = {jg_arg_i64(r->n), jg_arg_i64(*total), jgi_op_out_arg(offsets),
                                  jgi_op_out_arg(start != NULL ? start : &r->start),

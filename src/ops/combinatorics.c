@@ -12,6 +12,8 @@
  *  4. the fields: the planes themselves (arg versions, local positions) or the items gathered
  *     through them with `take` (numbers; records field by field);
  *  5. a list-offset node over the offsets and a record / tuple of the fields. */
+#include "jagged/combinatorics.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,9 +21,7 @@
 #include "internal/jgi_check.h"
 #include "internal/jgi_cuda.h"
 #include "internal/jgi_ops.h"
-#include "internal/jgi_scan_offsets.h"
 #include "internal/jgi_transfer.h"
-#include "jagged/combinatorics.h"
 #include "jagged/kernel.h"
 #include "kernels/scan/scan.h"
 
@@ -71,74 +71,6 @@ static jg_status check_fields(const char *const *fields, int k, jg_error *err) {
   return JG_OK;
 }
 
-/* Offsets from 0 (n + 1 int64, a new buffer of c) from n int64 counts on c's backend, and their
- * total (read back to the host). */
-jg_status jgi_op_counts_to_offsets(jgi_op_ctx *c, const jg_view *counts, jg_view *offsets,
-                                   int64_t *total, jg_error *err) {
-  const jg_len n = counts->layout.shape[0];
-  JG_RETURN_IF(n == INT64_MAX, JG_EOVERFLOW, err, "%lld lists overflow a size", (long long)n);
-  JG_RETURN_NOT_OK(jgi_op_alloc(c, n + 1, JG_DTYPE_INT64, offsets, err));
-  int64_t *o = jg_view_data(offsets);
-  if (c->backend != JG_BACKEND_CUDA) {
-    const int64_t *k = jg_view_data(counts);
-    o[0] = 0;
-    for (jg_len i = 0; i < n; i++) {
-      JG_RETURN_IF_AT(k[i] > INT64_MAX - o[i], JG_EOVERFLOW, err, i,
-                      "the number of results up to list %lld overflows int64", (long long)i);
-      o[i + 1] = o[i] + k[i];
-    }
-    *total = o[n];
-    return JG_OK;
-  }
-#if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
-  int prev = 0;
-  JG_RETURN_NOT_OK(jgi_cuda_device_push(c->device.id, &prev, err));
-  size_t temp_bytes = 0;
-  jg_status st = jgi_counts_to_offsets_cuda(jg_view_data(counts), 1, JG_DTYPE_INT64, n, INT64_MAX,
-                                            o, NULL, NULL, &temp_bytes, c->launch.stream, err);
-  const size_t head = 256;
-  jg_view scratch;
-  if (st == JG_OK && temp_bytes > (size_t)INT64_MAX - head) {
-    st = jg_error_set(err, JG_EOVERFLOW, -1, "temporary size overflows");
-  }
-  if (st == JG_OK) st = jgi_op_alloc(c, (jg_len)(head + temp_bytes), JG_DTYPE_UINT8, &scratch, err);
-  jgi_scan_status h_status;
-  int64_t sum = 0;
-  if (st == JG_OK) {
-    char *base = jg_view_data(&scratch);
-    jgi_scan_status *d_status = (jgi_scan_status *)(void *)base;
-    cudaStream_t s = (cudaStream_t)c->launch.stream;
-    st = jgi_counts_to_offsets_cuda(jg_view_data(counts), 1, JG_DTYPE_INT64, n, INT64_MAX, o,
-                                    d_status, base + head, &temp_bytes, c->launch.stream, err);
-    if (st == JG_OK) {
-      st = jgi_cuda_error(err,
-                          cudaMemcpyAsync(&h_status, d_status, sizeof h_status,
-                                          cudaMemcpyDeviceToHost, s),
-                          "cudaMemcpyAsync (scan status)");
-    }
-    if (st == JG_OK) {
-      st = jgi_cuda_error(err, cudaMemcpyAsync(&sum, o + n, sizeof sum, cudaMemcpyDeviceToHost, s),
-                          "cudaMemcpyAsync (total)");
-    }
-    const jg_status sync =
-        jgi_cuda_error(err, cudaStreamSynchronize(s), "cudaStreamSynchronize");
-    if (st == JG_OK) st = sync;
-  }
-  jgi_cuda_device_pop(prev, c->device.id);
-  JG_RETURN_NOT_OK(st);
-  jgi_transfer_record(JG_TRANSFER_TO_HOST, sizeof h_status + sizeof sum, "combinatorics: total");
-  JG_RETURN_IF_AT(h_status.first_overflow != UINT64_MAX, JG_EOVERFLOW, err,
-                  (int64_t)h_status.first_overflow,
-                  "the number of results up to list %llu overflows int64",
-                  h_status.first_overflow);
-  JG_RETURN_IF(h_status.first_negative != UINT64_MAX, JG_EINTERNAL, err, "negative count");
-  *total = sum;
-  return JG_OK;
-#else
-  return jg_error_set(err, JG_EINTERNAL, -1, "device arrays in a build without CUDA");
-#endif
-}
-
 /* Plane q (total entries) of a k * total buffer of positions. */
 static jg_status plane(const jg_view *all, int q, int64_t total, jg_view *out, jg_error *err) {
   const jg_slice s = JG_SLICE((jg_len)q * total, (jg_len)(q + 1) * total, 1);
@@ -147,8 +79,8 @@ static jg_status plane(const jg_view *all, int q, int64_t total, jg_view *out, j
 
 /* The items of `content` at the `total` positions of `index` (on c's backend): numbers through
  * `take`, records field by field; an empty node (which no index can reach) as it is. */
-static jg_status gather(jgi_op_ctx *c, const jg_array *content, const jg_view *index,
-                        int64_t total, int depth, jg_array **out, jg_error *err) {
+static jg_status gather(jgi_op_ctx *c, const jg_array *content, const jg_view *index, int64_t total,
+                        int depth, jg_array **out, jg_error *err) {
   JG_RETURN_IF(depth > 64, JG_ENOTSUP, err, "records nested more than 64 deep");
   switch (content->kind) {
     case JG_NODE_NUMERIC: {
@@ -177,8 +109,8 @@ static jg_status gather(jgi_op_ctx *c, const jg_array *content, const jg_view *i
       const int nf = content->nchildren;
       jg_array **f = calloc(nf > 0 ? (size_t)nf : 1, sizeof *f);
       const char **names = calloc(nf > 0 ? (size_t)nf : 1, sizeof *names);
-      jg_status st = f == NULL || names == NULL ? jg_error_set(err, JG_ENOMEM, -1, "out of memory")
-                                                : JG_OK;
+      jg_status st =
+          f == NULL || names == NULL ? jg_error_set(err, JG_ENOMEM, -1, "out of memory") : JG_OK;
       for (int q = 0; st == JG_OK && q < nf; q++) {
         names[q] = content->names != NULL ? content->names[q] : NULL;
         st = gather(c, content->children[q], index, total, depth + 1, &f[q], err);
@@ -202,15 +134,16 @@ static jg_status gather(jgi_op_ctx *c, const jg_array *content, const jg_view *i
 /* The k fields of the result: planes of `pos` (local positions) or the items of contents[q]
  * gathered through them (global positions); then records or tuples over them, in lists. */
 static jg_status build(jgi_op_ctx *c, int k, const jg_array *const *contents, bool arg,
-                       const jg_view *pos, int64_t total, const char *const *fields,
-                       jg_array **out, jg_error *err) {
+                       const jg_view *pos, int64_t total, const char *const *fields, jg_array **out,
+                       jg_error *err) {
   jg_array *f[4] = {NULL, NULL, NULL, NULL};
   jg_status st = JG_OK;
   for (int q = 0; st == JG_OK && q < k; q++) {
     jg_view pv;
     st = plane(pos, q, total, &pv, err);
     if (st != JG_OK) break;
-    st = arg ? jg_array_numeric(&pv, &f[q], err) : gather(c, contents[q], &pv, total, 0, &f[q], err);
+    st =
+        arg ? jg_array_numeric(&pv, &f[q], err) : gather(c, contents[q], &pv, total, 0, &f[q], err);
   }
   if (st == JG_OK) st = jg_array_record(k, f, fields, total, out, err);
   for (int q = 0; q < k; q++) jg_array_release(f[q]);
@@ -222,8 +155,8 @@ static jg_status build(jgi_op_ctx *c, int k, const jg_array *const *contents, bo
 /* ------------------------------------------------------------------------------------------ */
 
 static jg_status combinations(const char *fn, const jg_array *a, int n, bool replacement,
-                              const char *const *fields, jg_stream stream, bool arg,
-                              jg_array **out, jg_error *err) {
+                              const char *const *fields, jg_stream stream, bool arg, jg_array **out,
+                              jg_error *err) {
   JG_RETURN_IF(out == NULL, JG_EINVAL, err, "%s: out is NULL", fn);
   *out = NULL;
   JG_RETURN_IF(a == NULL, JG_EINVAL, err, "%s: a is NULL", fn);
@@ -239,13 +172,17 @@ static jg_status combinations(const char *fn, const jg_array *a, int n, bool rep
   int64_t total = 0;
   if (st == JG_OK) st = jgi_op_alloc(&c, nl, JG_DTYPE_INT64, &counts, err);
   if (st == JG_OK) {
-    const jg_kernel_arg args[7] = {jg_arg_i64(nl),         l.starts,
-                                   l.stops,                jg_arg_i64(l.content->length),
-                                   jg_arg_i64(n),          jg_arg_i64(replacement ? 1 : 0),
+    const jg_kernel_arg args[7] = {jg_arg_i64(nl),
+                                   l.starts,
+                                   l.stops,
+                                   jg_arg_i64(l.content->length),
+                                   jg_arg_i64(n),
+                                   jg_arg_i64(replacement ? 1 : 0),
                                    jgi_op_out_arg(&counts)};
     st = jg_kernel_call(&jgi_kernel_combinations_counts, args, 7, &c.launch, err);
   }
-  if (st == JG_OK) st = jgi_op_counts_to_offsets(&c, &counts, &offsets, &total, err);
+  if (st == JG_OK)
+    st = jgi_op_counts_to_offsets(&c, &counts, counts.layout.shape[0], &offsets, &total, err);
   int64_t size = 0;
   if (st == JG_OK && jgi_mul_overflow(total, n, &size)) {
     st = jg_error_set(err, JG_EOVERFLOW, -1, "%lld combinations of %d overflow a size",
@@ -253,11 +190,10 @@ static jg_status combinations(const char *fn, const jg_array *a, int n, bool rep
   }
   if (st == JG_OK) st = jgi_op_alloc(&c, size, JG_DTYPE_INT64, &pos, err);
   if (st == JG_OK) {
-    const jg_kernel_arg args[9] = {jg_arg_i64(nl),    l.starts,
-                                   l.stops,           jgi_op_out_arg(&offsets),
-                                   jg_arg_i64(n),     jg_arg_i64(replacement ? 1 : 0),
-                                   jg_arg_i64(arg),   jg_arg_i64(total),
-                                   jgi_op_out_arg(&pos)};
+    const jg_kernel_arg args[9] = {
+        jg_arg_i64(nl),           l.starts,          l.stops,
+        jgi_op_out_arg(&offsets), jg_arg_i64(n),     jg_arg_i64(replacement ? 1 : 0),
+        jg_arg_i64(arg),          jg_arg_i64(total), jgi_op_out_arg(&pos)};
     st = jg_kernel_call(&jgi_kernel_combinations_fill, args, 9, &c.launch, err);
   }
   jg_array *rec = NULL, *res = NULL;
@@ -279,8 +215,7 @@ static jg_status combinations(const char *fn, const jg_array *a, int n, bool rep
 jg_status jg_array_combinations(const jg_array *a, int n, bool replacement,
                                 const char *const *fields, jg_stream stream, jg_array **out,
                                 jg_error *err) {
-  return combinations("jg_array_combinations", a, n, replacement, fields, stream, false, out,
-                      err);
+  return combinations("jg_array_combinations", a, n, replacement, fields, stream, false, out, err);
 }
 
 jg_status jg_array_argcombinations(const jg_array *a, int n, bool replacement,
@@ -299,8 +234,8 @@ static jg_status cartesian(const char *fn, int narrays, const jg_array *const *a
                            jg_error *err) {
   JG_RETURN_IF(out == NULL, JG_EINVAL, err, "%s: out is NULL", fn);
   *out = NULL;
-  JG_RETURN_IF(narrays < 2 || narrays > 3, JG_EINVAL, err, "%s: narrays = %d is outside [2, 3]",
-               fn, narrays);
+  JG_RETURN_IF(narrays < 2 || narrays > 3, JG_EINVAL, err, "%s: narrays = %d is outside [2, 3]", fn,
+               narrays);
   JG_RETURN_IF(arrays == NULL, JG_EINVAL, err, "%s: arrays is NULL", fn);
   for (int q = 0; q < narrays; q++) {
     JG_RETURN_IF_AT(arrays[q] == NULL, JG_EINVAL, err, q, "%s: arrays[%d] is NULL", fn, q);
@@ -330,32 +265,49 @@ static jg_status cartesian(const char *fn, int narrays, const jg_array *const *a
   if (st == JG_OK) st = jgi_op_alloc(&c, nl, JG_DTYPE_INT64, &counts, err);
   if (st == JG_OK) st = jgi_op_alloc(&c, nl, JG_DTYPE_INT64, &counts0, err);
   if (st == JG_OK) {
-    const jg_kernel_arg args[13] = {
-        jg_arg_i64(nl),       jg_arg_i64(narrays),
-        l[0].starts,          l[0].stops,
-        jg_arg_i64(l[0].content->length), l[1].starts,
-        l[1].stops,           jg_arg_i64(l[1].content->length),
-        l[2].starts,          l[2].stops,
-        jg_arg_i64(l[2].content->length), jgi_op_out_arg(&counts),
-        jgi_op_out_arg(&counts0)};
+    const jg_kernel_arg args[13] = {jg_arg_i64(nl),
+                                    jg_arg_i64(narrays),
+                                    l[0].starts,
+                                    l[0].stops,
+                                    jg_arg_i64(l[0].content->length),
+                                    l[1].starts,
+                                    l[1].stops,
+                                    jg_arg_i64(l[1].content->length),
+                                    l[2].starts,
+                                    l[2].stops,
+                                    jg_arg_i64(l[2].content->length),
+                                    jgi_op_out_arg(&counts),
+                                    jgi_op_out_arg(&counts0)};
     st = jg_kernel_call(&jgi_kernel_cartesian_counts, args, 13, &c.launch, err);
   }
-  if (st == JG_OK) st = jgi_op_counts_to_offsets(&c, &counts, &offsets, &total, err);
-  if (st == JG_OK && nested) st = jgi_op_counts_to_offsets(&c, &counts0, &offsets0, &ninner, err);
+  if (st == JG_OK)
+    st = jgi_op_counts_to_offsets(&c, &counts, counts.layout.shape[0], &offsets, &total, err);
+  if (st == JG_OK && nested)
+    st = jgi_op_counts_to_offsets(&c, &counts0, counts0.layout.shape[0], &offsets0, &ninner, err);
   if (st == JG_OK && !nested) offsets0 = offsets;
   int64_t size = 0;
   if (st == JG_OK && jgi_mul_overflow(total, narrays, &size)) {
-    st = jg_error_set(err, JG_EOVERFLOW, -1, "%lld tuples of %d overflow a size",
-                      (long long)total, narrays);
+    st = jg_error_set(err, JG_EOVERFLOW, -1, "%lld tuples of %d overflow a size", (long long)total,
+                      narrays);
   }
   if (st == JG_OK) st = jgi_op_alloc(&c, size, JG_DTYPE_INT64, &pos, err);
   if (st == JG_OK) st = jgi_op_alloc(&c, ninner + 1, JG_DTYPE_INT64, &inner, err);
   if (st == JG_OK) {
-    const jg_kernel_arg args[15] = {
-        jg_arg_i64(nl),     jg_arg_i64(narrays),       l[0].starts,          l[0].stops,
-        l[1].starts,        l[1].stops,                l[2].starts,          l[2].stops,
-        jgi_op_out_arg(&offsets), jg_arg_i64(total),   jg_arg_i64(arg),      jgi_op_out_arg(&pos),
-        jg_arg_i64(nested), jgi_op_out_arg(&offsets0), jgi_op_out_arg(&inner)};
+    const jg_kernel_arg args[15] = {jg_arg_i64(nl),
+                                    jg_arg_i64(narrays),
+                                    l[0].starts,
+                                    l[0].stops,
+                                    l[1].starts,
+                                    l[1].stops,
+                                    l[2].starts,
+                                    l[2].stops,
+                                    jgi_op_out_arg(&offsets),
+                                    jg_arg_i64(total),
+                                    jg_arg_i64(arg),
+                                    jgi_op_out_arg(&pos),
+                                    jg_arg_i64(nested),
+                                    jgi_op_out_arg(&offsets0),
+                                    jgi_op_out_arg(&inner)};
     st = jg_kernel_call(&jgi_kernel_cartesian_fill, args, 15, &c.launch, err);
   }
   jg_array *rec = NULL, *mid = NULL, *res = NULL;

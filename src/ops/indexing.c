@@ -288,7 +288,7 @@ static jg_status mask_run(jgi_op_ctx *c, const jg_array *a, const jg_array *mask
       jgi_op_out_arg(&index)};
   JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_mask_flags, fargs, 10, &c->launch, err));
   jg_len kept = 0;
-  JG_RETURN_NOT_OK(jgi_scan_counts(c, jgi_op_out_arg(&keep), &prefix, &kept, err));
+  JG_RETURN_NOT_OK(jgi_op_counts_to_offsets(c, &keep, keep.layout.shape[0], &prefix, &kept, err));
   JG_RETURN_NOT_OK(jgi_op_alloc(c, kept, JG_DTYPE_INT64, &positions, err));
   const jg_kernel_arg sargs[5] = {jg_arg_i64(n), jg_arg_i64(kept), jgi_op_out_arg(&prefix),
                                   jgi_op_out_arg(&index), jgi_op_out_arg(&positions)};
@@ -547,7 +547,8 @@ static jg_status apply_here(jgi_op_ctx *c, const jg_array *node, const axis_op *
     case AXIS_LOCAL: {
       jg_view offsets, values;
       jg_len total = 0;
-      JG_RETURN_NOT_OK(jgi_scan_counts(c, jgi_op_out_arg(&r.count), &offsets, &total, err));
+      JG_RETURN_NOT_OK(jgi_op_counts_to_offsets(c, &r.count, r.count.layout.shape[0], &offsets,
+                                                &total, err));
       JG_RETURN_NOT_OK(jgi_op_alloc(c, total, JG_DTYPE_INT64, &values, err));
       const jg_kernel_arg args[4] = {jg_arg_i64(r.n), jg_arg_i64(total), jgi_op_out_arg(&offsets),
                                      jgi_op_out_arg(&values)};

@@ -6,6 +6,7 @@
 #include "internal/jgi_cuda.h"
 #include "internal/jgi_ops.h"
 #include "internal/jgi_transfer.h"
+#include "scan/scan.h"
 
 jg_status jgi_op_ctx_init(jgi_op_ctx *c, const char *fn, const jg_array *a, jg_stream stream,
                           jg_error *err) {
@@ -149,12 +150,18 @@ jg_status jgi_op_remake(const jg_array *a, jg_array *child, jg_array **out, jg_e
 static int64_t widen(const void *p, jg_dtype dtype) {
   switch (dtype) {
     case JG_DTYPE_BOOL:
-    case JG_DTYPE_UINT8: return *(const uint8_t *)p;
-    case JG_DTYPE_INT8: return *(const int8_t *)p;
-    case JG_DTYPE_INT16: return *(const int16_t *)p;
-    case JG_DTYPE_UINT16: return *(const uint16_t *)p;
-    case JG_DTYPE_INT32: return *(const int32_t *)p;
-    case JG_DTYPE_UINT32: return *(const uint32_t *)p;
+    case JG_DTYPE_UINT8:
+      return *(const uint8_t *)p;
+    case JG_DTYPE_INT8:
+      return *(const int8_t *)p;
+    case JG_DTYPE_INT16:
+      return *(const int16_t *)p;
+    case JG_DTYPE_UINT16:
+      return *(const uint16_t *)p;
+    case JG_DTYPE_INT32:
+      return *(const int32_t *)p;
+    case JG_DTYPE_UINT32:
+      return *(const uint32_t *)p;
     default: {
       int64_t v;
       memcpy(&v, p, sizeof v);
@@ -185,12 +192,84 @@ jg_status jgi_op_read_ints(jgi_op_ctx *c, const void *data, jg_dtype dtype, cons
     if (st == JG_OK) jgi_transfer_record(JG_TRANSFER_TO_HOST, (uint64_t)isz, what);
   }
   /* Wait even after an error: an earlier copy may still be writing into raw. */
-  const jg_status sync = jgi_cuda_error(
-      err, cudaStreamSynchronize((cudaStream_t)c->launch.stream), "cudaStreamSynchronize");
+  const jg_status sync = jgi_cuda_error(err, cudaStreamSynchronize((cudaStream_t)c->launch.stream),
+                                        "cudaStreamSynchronize");
   jgi_cuda_device_pop(prev, c->device.id);
   if (st == JG_OK) st = sync;
   JG_RETURN_NOT_OK(st);
   for (int k = 0; k < count; k++) out[k] = widen(&raw[k], dtype);
+  return JG_OK;
+#else
+  return jg_error_set(err, JG_EINTERNAL, -1, "a cuda array in a build without CUDA");
+#endif
+}
+
+jg_status jgi_op_counts_to_offsets(jgi_op_ctx *c, const jg_view *counts, jg_len n, jg_view *offsets,
+                                   int64_t *total, jg_error *err) {
+  JG_RETURN_IF(n < 0 || n == INT64_MAX, JG_EOVERFLOW, err, "%lld lists overflow a size",
+               (long long)n);
+  JG_RETURN_IF(n > 0 && (counts->dtype != JG_DTYPE_INT64 || counts->layout.shape[0] < n),
+               JG_EINTERNAL, err, "counts must be %lld int64 values", (long long)n);
+  JG_RETURN_NOT_OK(jgi_op_alloc(c, n + 1, JG_DTYPE_INT64, offsets, err));
+  int64_t *o = jg_view_data(offsets);
+  const int64_t *k = n > 0 ? jg_view_data(counts) : NULL;
+  if (c->backend != JG_BACKEND_CUDA) {
+    int64_t sum = 0;
+    o[0] = 0;
+    for (jg_len i = 0; i < n; i++) {
+      JG_RETURN_IF_AT(k[i] < 0, JG_EVALUE, err, i, "count %lld is negative", (long long)i);
+      JG_RETURN_IF_AT(jgi_add_overflow(sum, k[i], &sum), JG_EOVERFLOW, err, i,
+                      "the sum of counts[0..%lld] overflows int64", (long long)i);
+      o[i + 1] = sum;
+    }
+    *total = sum;
+    return JG_OK;
+  }
+#if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
+  /* One scratch buffer: the status words, then CUB's storage at the next 256 bytes. */
+  const size_t head = 256;
+  size_t temp_bytes = 0;
+  int prev = -1;
+  JG_RETURN_NOT_OK(jgi_cuda_device_push(c->device.id, &prev, err));
+  jg_status st = jgi_counts_to_offsets_cuda(k, 1, JG_DTYPE_INT64, n, INT64_MAX, o, NULL, NULL,
+                                            &temp_bytes, c->launch.stream, err);
+  if (st == JG_OK && temp_bytes > (size_t)INT64_MAX - head) {
+    st = jg_error_set(err, JG_EOVERFLOW, -1, "temporary size overflows");
+  }
+  jg_view scratch;
+  if (st == JG_OK) st = jgi_op_alloc(c, (jg_len)(head + temp_bytes), JG_DTYPE_UINT8, &scratch, err);
+  jgi_scan_status h_status;
+  int64_t sum = 0;
+  if (st == JG_OK) {
+    char *base = jg_view_data(&scratch);
+    jgi_scan_status *d_status = (jgi_scan_status *)(void *)base;
+    cudaStream_t s = (cudaStream_t)c->launch.stream;
+    st = jgi_counts_to_offsets_cuda(k, 1, JG_DTYPE_INT64, n, INT64_MAX, o, d_status, base + head,
+                                    &temp_bytes, c->launch.stream, err);
+    if (st == JG_OK) {
+      st = jgi_cuda_error(
+          err, cudaMemcpyAsync(&h_status, d_status, sizeof h_status, cudaMemcpyDeviceToHost, s),
+          "cudaMemcpyAsync (scan status)");
+    }
+    if (st == JG_OK) {
+      st = jgi_cuda_error(err, cudaMemcpyAsync(&sum, o + n, sizeof sum, cudaMemcpyDeviceToHost, s),
+                          "cudaMemcpyAsync (total)");
+    }
+    /* Wait even after an error: a copy may still be writing into h_status or sum. */
+    const jg_status sync = jgi_cuda_error(err, cudaStreamSynchronize(s), "cudaStreamSynchronize");
+    if (st == JG_OK) st = sync;
+  }
+  jgi_cuda_device_pop(prev, c->device.id);
+  JG_RETURN_NOT_OK(st);
+  jgi_transfer_record(JG_TRANSFER_TO_HOST, sizeof h_status + sizeof sum,
+                      "counts to offsets: the scan's status and total");
+  JG_RETURN_IF_AT(h_status.first_negative != UINT64_MAX, JG_EVALUE, err,
+                  (int64_t)h_status.first_negative, "count %llu is negative",
+                  h_status.first_negative);
+  JG_RETURN_IF_AT(h_status.first_overflow != UINT64_MAX, JG_EOVERFLOW, err,
+                  (int64_t)h_status.first_overflow, "the sum of counts[0..%llu] overflows int64",
+                  h_status.first_overflow);
+  *total = sum;
   return JG_OK;
 #else
   return jg_error_set(err, JG_EINTERNAL, -1, "a cuda array in a build without CUDA");

@@ -15,7 +15,6 @@
 #include "internal/jgi_array.h"
 #include "internal/jgi_check.h"
 #include "internal/jgi_ops.h"
-#include "internal/jgi_scan_offsets.h"
 #include "jagged/kernel.h"
 #include "jagged/ops.h"
 
@@ -66,7 +65,6 @@ const char *jg_reducer_name(jg_reducer r) {
 /* ------------------------------------------------------------------------------------------ */
 /* Small helpers                                                                               */
 /* ------------------------------------------------------------------------------------------ */
-
 
 /* The eleven dtypes the reduction kernels take as content. */
 static bool is_reducible_dtype(jg_dtype d) {
@@ -327,9 +325,14 @@ static jg_status reduce_lists(jgi_op_ctx *c, const jg_array *list, jg_reducer r,
     jg_view discard;
     JG_RETURN_NOT_OK(jgi_op_alloc(c, n, t, &discard, err));
     JG_RETURN_NOT_OK(jgi_op_alloc(c, n, JG_DTYPE_BOOL, &mv, err));
-    const jg_kernel_arg margs[8] = {jg_arg_i64(n),     starts,      stops,
-                                    jg_arg_i64(m),     data,        jg_arg_i64(0),
-                                    jgi_op_out_arg(&discard), jgi_op_out_arg(&mv)};
+    const jg_kernel_arg margs[8] = {jg_arg_i64(n),
+                                    starts,
+                                    stops,
+                                    jg_arg_i64(m),
+                                    data,
+                                    jg_arg_i64(0),
+                                    jgi_op_out_arg(&discard),
+                                    jgi_op_out_arg(&mv)};
     JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_list_minmax, margs, 8, &c->launch, err));
   }
 
@@ -343,7 +346,6 @@ static jg_status reduce_lists(jgi_op_ctx *c, const jg_array *list, jg_reducer r,
   jg_array_release(values);
   return st;
 }
-
 
 /* ------------------------------------------------------------------------------------------ */
 /* Reductions at the outer or a middle axis (left-aligned, as Awkward's)                       */
@@ -390,7 +392,8 @@ static jg_status axis_start(jgi_op_ctx *c, const jg_array *list, jg_len length, 
     JG_RETURN_NOT_OK(jgi_op_alloc(c, s->n, JG_DTYPE_INT64, &counts, err));
     const jg_kernel_arg a[4] = {jg_arg_i64(s->n), starts, stops, jgi_op_out_arg(&counts)};
     JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_list_count, a, 4, &c->launch, err));
-    JG_RETURN_NOT_OK(jgi_op_counts_to_offsets(c, &counts, &s->R, &s->total, err));
+    JG_RETURN_NOT_OK(
+        jgi_op_counts_to_offsets(c, &counts, counts.layout.shape[0], &s->R, &s->total, err));
   } else {
     s->n = 1;
     s->total = length;
@@ -410,48 +413,65 @@ static jg_status axis_start(jgi_op_ctx *c, const jg_array *list, jg_len length, 
   }
   JG_RETURN_NOT_OK(jgi_op_alloc(c, s->total, JG_DTYPE_INT64, &s->P, err));
   JG_RETURN_NOT_OK(jgi_op_alloc(c, s->total, JG_DTYPE_INT64, &s->J, err));
-  const jg_kernel_arg a[6] = {jg_arg_i64(s->n),      jgi_op_out_arg(&s->R), starts,
-                              jg_arg_i64(s->total),  jgi_op_out_arg(&s->P), jgi_op_out_arg(&s->J)};
+  const jg_kernel_arg a[6] = {jg_arg_i64(s->n),     jgi_op_out_arg(&s->R), starts,
+                              jg_arg_i64(s->total), jgi_op_out_arg(&s->P), jgi_op_out_arg(&s->J)};
   return jg_kernel_call(&jgi_kernel_reduce_axis_start, a, 6, &c->launch, err);
 }
 
 /* One list level down: `s` becomes the merged children of its slots; *offsets gets the level's
  * offsets (s->n + 1 from 0, over the new slots). */
-static jg_status axis_descend(jgi_op_ctx *c, const jg_array *list, axis_state *s,
-                              jg_view *offsets, jg_error *err) {
+static jg_status axis_descend(jgi_op_ctx *c, const jg_array *list, axis_state *s, jg_view *offsets,
+                              jg_error *err) {
   jg_kernel_arg starts, stops;
   JG_RETURN_NOT_OK(jgi_op_list_args(c, list, &starts, &stops, err));
   jg_view most, counts, dummy_p, dummy_j;
   JG_RETURN_NOT_OK(jgi_op_alloc(c, s->n, JG_DTYPE_INT64, &most, err));
-  const jg_kernel_arg a[9] = {jg_arg_i64(s->n),          jgi_op_out_arg(&s->R),
-                              jg_arg_i64(s->total),      jgi_op_out_arg(&s->P),
-                              jg_arg_i64(list->length),  starts,
-                              stops,                     jg_arg_i64(list->children[0]->length),
+  const jg_kernel_arg a[9] = {jg_arg_i64(s->n),
+                              jgi_op_out_arg(&s->R),
+                              jg_arg_i64(s->total),
+                              jgi_op_out_arg(&s->P),
+                              jg_arg_i64(list->length),
+                              starts,
+                              stops,
+                              jg_arg_i64(list->children[0]->length),
                               jgi_op_out_arg(&most)};
   JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_reduce_axis_lengths, a, 9, &c->launch, err));
   int64_t nchild = 0;
-  JG_RETURN_NOT_OK(jgi_op_counts_to_offsets(c, &most, offsets, &nchild, err));
+  JG_RETURN_NOT_OK(jgi_op_counts_to_offsets(c, &most, most.layout.shape[0], offsets, &nchild, err));
   JG_RETURN_NOT_OK(jgi_op_alloc(c, nchild, JG_DTYPE_INT64, &counts, err));
   JG_RETURN_NOT_OK(jgi_op_alloc(c, 1, JG_DTYPE_INT64, &dummy_p, err));
   JG_RETURN_NOT_OK(jgi_op_alloc(c, 1, JG_DTYPE_INT64, &dummy_j, err));
-  const jg_kernel_arg b[12] = {jg_arg_i64(nchild),     jg_arg_i64(s->n),
-                               jgi_op_out_arg(offsets), jgi_op_out_arg(&s->R),
-                               jgi_op_out_arg(&s->P),   jgi_op_out_arg(&s->J),
-                               starts,                  stops,
-                               jg_arg_i64(0),           jgi_op_out_arg(&counts),
-                               jgi_op_out_arg(&dummy_p), jgi_op_out_arg(&dummy_j)};
+  const jg_kernel_arg b[12] = {jg_arg_i64(nchild),
+                               jg_arg_i64(s->n),
+                               jgi_op_out_arg(offsets),
+                               jgi_op_out_arg(&s->R),
+                               jgi_op_out_arg(&s->P),
+                               jgi_op_out_arg(&s->J),
+                               starts,
+                               stops,
+                               jg_arg_i64(0),
+                               jgi_op_out_arg(&counts),
+                               jgi_op_out_arg(&dummy_p),
+                               jgi_op_out_arg(&dummy_j)};
   JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_reduce_axis_children, b, 12, &c->launch, err));
   axis_state t;
   t.n = nchild;
-  JG_RETURN_NOT_OK(jgi_op_counts_to_offsets(c, &counts, &t.R, &t.total, err));
+  JG_RETURN_NOT_OK(
+      jgi_op_counts_to_offsets(c, &counts, counts.layout.shape[0], &t.R, &t.total, err));
   JG_RETURN_NOT_OK(jgi_op_alloc(c, t.total, JG_DTYPE_INT64, &t.P, err));
   JG_RETURN_NOT_OK(jgi_op_alloc(c, t.total, JG_DTYPE_INT64, &t.J, err));
-  const jg_kernel_arg f[12] = {jg_arg_i64(nchild),     jg_arg_i64(s->n),
-                               jgi_op_out_arg(offsets), jgi_op_out_arg(&s->R),
-                               jgi_op_out_arg(&s->P),   jgi_op_out_arg(&s->J),
-                               starts,                  stops,
-                               jg_arg_i64(1),           jgi_op_out_arg(&t.R),
-                               jgi_op_out_arg(&t.P),    jgi_op_out_arg(&t.J)};
+  const jg_kernel_arg f[12] = {jg_arg_i64(nchild),
+                               jg_arg_i64(s->n),
+                               jgi_op_out_arg(offsets),
+                               jgi_op_out_arg(&s->R),
+                               jgi_op_out_arg(&s->P),
+                               jgi_op_out_arg(&s->J),
+                               starts,
+                               stops,
+                               jg_arg_i64(1),
+                               jgi_op_out_arg(&t.R),
+                               jgi_op_out_arg(&t.P),
+                               jgi_op_out_arg(&t.J)};
   JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_reduce_axis_children, f, 12, &c->launch, err));
   *s = t;
   return JG_OK;
@@ -493,8 +513,9 @@ static jg_status axis_leaf(jgi_op_ctx *c, const jg_array *leaf, const axis_state
   st = jg_array_buffer(red, 0, &pos, err);
   if (st == JG_OK) st = jgi_op_alloc(c, s->n, JG_DTYPE_INT64, &mapped, err);
   if (st == JG_OK) {
-    const jg_kernel_arg a[6] = {jg_arg_i64(s->n),    jgi_op_out_arg(&s->R), jg_arg_i64(s->total),
-                                jgi_op_out_arg(&s->J), jgi_op_out_arg(&pos),  jgi_op_out_arg(&mapped)};
+    const jg_kernel_arg a[6] = {jg_arg_i64(s->n),     jgi_op_out_arg(&s->R),
+                                jg_arg_i64(s->total), jgi_op_out_arg(&s->J),
+                                jgi_op_out_arg(&pos), jgi_op_out_arg(&mapped)};
     st = jg_kernel_call(&jgi_kernel_reduce_axis_argpos, a, 6, &c->launch, err);
   }
   jg_array_release(red);
@@ -557,8 +578,7 @@ static jg_status reduce_axis(jgi_op_ctx *c, const chain *ch, int64_t ax, size_t 
  * and regular levels of the chain), *innermost when it is the innermost axis (the per-list
  * path), else *at = the chain index of the axis' node, with the structure below it checked. */
 static jg_status resolve_axis(const char *fn, const jg_array *a, int64_t axis, jg_reducer r,
-                              int64_t *ax, bool *innermost, size_t *at, chain *ch,
-                              jg_error *err) {
+                              int64_t *ax, bool *innermost, size_t *at, chain *ch, jg_error *err) {
   int64_t depth = 1;
   for (const jg_array *p = a; jgi_node_has_one_content(p->kind); p = p->children[0]) {
     if (jgi_node_is_list(p->kind) || p->kind == JG_NODE_REGULAR) depth++;

@@ -109,68 +109,6 @@ static jg_status read_i64(jgi_op_ctx *c, const jg_view *v, jg_len i, int64_t *ou
   return JG_OK;
 }
 
-/* Exclusive scan of n int64 counts (dense, on c's backend, each >= 0) into n + 1 int64 offsets
- * from 0; *total gets the sum. */
-static jg_status scan_counts(jgi_op_ctx *c, const jg_view *counts, jg_len n, jg_view *offsets,
-                             int64_t *total, jg_error *err) {
-  JG_RETURN_IF(n == INT64_MAX, JG_EOVERFLOW, err, "%lld lists overflow a size", (long long)n);
-  JG_RETURN_NOT_OK(jgi_op_alloc(c, n + 1, JG_DTYPE_INT64, offsets, err));
-  if (c->backend == JG_BACKEND_CPU) {
-    const int64_t *k = n > 0 ? jg_view_data(counts) : NULL;
-    int64_t *o = jg_view_data(offsets), sum = 0;
-    o[0] = 0;
-    for (jg_len i = 0; i < n; i++) {
-      JG_RETURN_IF_AT(jgi_add_overflow(sum, k[i], &sum), JG_EOVERFLOW, err, i,
-                      "the lengths of lists 0..%lld overflow int64", (long long)i);
-      o[i + 1] = sum;
-    }
-    *total = sum;
-    return JG_OK;
-  }
-#if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
-  size_t temp_bytes = 0;
-  int64_t *o = jg_view_data(offsets);
-  const void *k = n > 0 ? jg_view_data(counts) : NULL;
-  jg_view status_v, temp_v;
-  int prev = -1;
-  JG_RETURN_NOT_OK(jgi_cuda_device_push(c->device.id, &prev, err));
-  jg_status st = jgi_counts_to_offsets_cuda(k, 1, JG_DTYPE_INT64, n, INT64_MAX, o, NULL, NULL,
-                                            &temp_bytes, c->launch.stream, err);
-  if (st == JG_OK) {
-    st = jgi_op_alloc(c, (jg_len)((sizeof(jgi_scan_status) + 7) / 8), JG_DTYPE_INT64, &status_v,
-                      err);
-  }
-  if (st == JG_OK) st = jgi_op_alloc(c, (jg_len)(temp_bytes + 1), JG_DTYPE_UINT8, &temp_v, err);
-  if (st == JG_OK) {
-    st = jgi_counts_to_offsets_cuda(k, 1, JG_DTYPE_INT64, n, INT64_MAX, o,
-                                    (jgi_scan_status *)jg_view_data(&status_v),
-                                    jg_view_data(&temp_v), &temp_bytes, c->launch.stream, err);
-  }
-  jgi_cuda_device_pop(prev, c->device.id);
-  JG_RETURN_NOT_OK(st);
-  JG_RETURN_NOT_OK(jgi_op_sync(c, err));
-  jgi_scan_status hs;
-  jg_view hv, sv;
-  jg_layout l;
-  const jg_len words = (jg_len)(sizeof hs / 8);
-  JG_RETURN_NOT_OK(jg_layout_init(&l, 1, &words, NULL, 8, err));
-  JG_RETURN_NOT_OK(jg_view_from_pointer(&hv, &hs, (jg_device)JG_DEVICE_HOST_INIT, &l,
-                                        JG_DTYPE_INT64, false, err));
-  JG_RETURN_NOT_OK(sub_view(&status_v, 0, words, &sv, err));
-  JG_RETURN_NOT_OK(jg_copy(&hv, &sv, err));
-  JG_RETURN_IF_AT(hs.first_negative != UINT64_MAX || hs.first_too_large != UINT64_MAX,
-                  JG_EINTERNAL, err, -1, "negative list length");
-  JG_RETURN_IF_AT(hs.first_overflow != UINT64_MAX, JG_EOVERFLOW, err,
-                  (int64_t)hs.first_overflow, "the lengths of lists 0..%llu overflow int64",
-                  hs.first_overflow);
-  return read_i64(c, offsets, n, total, err);
-#else
-  (void)counts;
-  (void)total;
-  return jgi_cuda_require(err);
-#endif
-}
-
 /* Whether a dtype is one of the eleven the kernels take. */
 static bool kernel_dtype(jg_dtype d) {
   return (d >= JG_DTYPE_BOOL && d <= JG_DTYPE_UINT64) || d == JG_DTYPE_FLOAT32 ||
@@ -288,7 +226,7 @@ static jg_status raw_list_args(jgi_op_ctx *c, const jg_array *list, jg_len *nlis
   const jg_kernel_arg fa[3] = {jg_arg_i64(list->length), jg_arg_i64(list->regular_size),
                                jgi_op_out_arg(&k)};
   JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_fill, fa, 3, &c->launch, err));
-  JG_RETURN_NOT_OK(scan_counts(c, &k, list->length, &o, &total, err));
+  JG_RETURN_NOT_OK(jgi_op_counts_to_offsets(c, &k, list->length, &o, &total, err));
   *starts = sub_arg(&o, 0, list->length);
   *stops = sub_arg(&o, 1, list->length);
   return JG_OK;
@@ -449,7 +387,7 @@ static jg_status carry(jgi_op_ctx *c, const jg_array *a, const jg_view *index, j
 static jg_status gather_lists(jgi_op_ctx *c, const lists *L, jg_array **out, jg_error *err) {
   jg_view off, idx;
   int64_t total = 0;
-  JG_RETURN_NOT_OK(scan_counts(c, &L->counts, L->n, &off, &total, err));
+  JG_RETURN_NOT_OK(jgi_op_counts_to_offsets(c, &L->counts, L->n, &off, &total, err));
   JG_RETURN_NOT_OK(gather_index(c, L->n, &L->starts, &L->stops, &off, total, &idx, err));
   JG_RETURN_NOT_OK(require_1d(L->content, err));
   return carry(c, L->content, &idx, total, 0, out, err);
@@ -636,7 +574,7 @@ static jg_status drop_none1(jgi_op_ctx *c, const jg_array *list, const void *arg
   jg_view off, gidx, optidx, sel, s, e, k, off2, kidx, newk, off3;
   int64_t total = 0, total2 = 0, total3 = 0;
   JG_RETURN_NOT_OK(get_lists(c, list, 0, false, &L, err));
-  JG_RETURN_NOT_OK(scan_counts(c, &L.counts, L.n, &off, &total, err));
+  JG_RETURN_NOT_OK(jgi_op_counts_to_offsets(c, &L.counts, L.n, &off, &total, err));
   JG_RETURN_NOT_OK(gather_index(c, L.n, &L.starts, &L.stops, &off, total, &gidx, err));
   JG_RETURN_NOT_OK(option_index(c, C, 0, false, &optidx, NULL, err));
   JG_RETURN_NOT_OK(compose_index(c, &gidx, total, jgi_op_out_arg(&optidx), C->length, &sel, err));
@@ -651,7 +589,7 @@ static jg_status drop_none1(jgi_op_ctx *c, const jg_array *list, const void *arg
       jg_arg_i64(0),       jg_arg_i64(0),         jgi_op_out_arg(&s),
       jgi_op_out_arg(&e),  jgi_op_out_arg(&k)};
   JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_list_carry, args, 14, &c->launch, err));
-  JG_RETURN_NOT_OK(scan_counts(c, &k, total, &off2, &total2, err));
+  JG_RETURN_NOT_OK(jgi_op_counts_to_offsets(c, &k, total, &off2, &total2, err));
   JG_RETURN_NOT_OK(gather_index(c, total, &s, &e, &off2, total2, &kidx, err));
   /* Valid entries per list: the 0/1 counts summed over each list's compact range. */
   JG_RETURN_NOT_OK(jgi_op_alloc(c, L.n, JG_DTYPE_INT64, &newk, err));
@@ -659,7 +597,7 @@ static jg_status drop_none1(jgi_op_ctx *c, const jg_array *list, const void *arg
                                jg_arg_i64(total),   jgi_op_out_arg(&k),    jg_arg_i64(0),
                                jgi_op_out_arg(&newk)};
   JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_list_sum, sa, 7, &c->launch, err));
-  JG_RETURN_NOT_OK(scan_counts(c, &newk, L.n, &off3, &total3, err));
+  JG_RETURN_NOT_OK(jgi_op_counts_to_offsets(c, &newk, L.n, &off3, &total3, err));
   JG_RETURN_IF(total3 != total2, JG_EINTERNAL, err, "drop_none: %lld != %lld", (long long)total3,
                (long long)total2);
   jg_array *content = NULL;
@@ -794,7 +732,7 @@ static jg_status pad1(jgi_op_ctx *c, const jg_array *list, const void *arg, jg_a
   jg_view off, idx;
   int64_t total = 0;
   JG_RETURN_NOT_OK(get_lists(c, list, p->target, p->clip, &L, err));
-  JG_RETURN_NOT_OK(scan_counts(c, &L.counts, L.n, &off, &total, err));
+  JG_RETURN_NOT_OK(jgi_op_counts_to_offsets(c, &L.counts, L.n, &off, &total, err));
   JG_RETURN_NOT_OK(gather_index(c, L.n, &L.starts, &L.stops, &off, total, &idx, err));
   jg_array *content = NULL;
   JG_RETURN_NOT_OK(option_over(c, L.content, &idx, total, &content, err));
@@ -1000,10 +938,10 @@ static jg_status unflatten1(jgi_op_ctx *c, const char *fn, const jg_array *a,
   int64_t total_a = 0, total_c = 0, total_n = 0;
   jg_status st = jg_array_reduce(counts, JG_REDUCE_SUM, &ro, &sums, err);
   if (st == JG_OK) st = get_lists(c, a, 0, false, &L, err);
-  if (st == JG_OK) st = scan_counts(c, &L.counts, L.n, &off_a, &total_a, err);
+  if (st == JG_OK) st = jgi_op_counts_to_offsets(c, &L.counts, L.n, &off_a, &total_a, err);
   if (st == JG_OK) {
     st = jg_array_kind(sums) == JG_NODE_NUMERIC
-             ? scan_counts(c, &sums->buffers[0], L.n, &off_c, &total_c, err)
+             ? jgi_op_counts_to_offsets(c, &sums->buffers[0], L.n, &off_c, &total_c, err)
              : jg_error_set(err, JG_EINTERNAL, -1, "sums are not numbers");
   }
   if (st == JG_OK) {
@@ -1037,7 +975,7 @@ static jg_status unflatten1(jgi_op_ctx *c, const char *fn, const jg_array *a,
   /* The result's list i holds one sub-list per count of counts' list i: its offsets are the
    * scan of the numbers of counts (off_c, the scan of their sums, only checked the lengths). */
   if (st == JG_OK) st = get_lists(c, counts, 0, false, &LC, err);
-  if (st == JG_OK) st = scan_counts(c, &LC.counts, LC.n, &off_n, &total_n, err);
+  if (st == JG_OK) st = jgi_op_counts_to_offsets(c, &LC.counts, LC.n, &off_n, &total_n, err);
   if (st == JG_OK) st = jg_array_list_offset(&off_n, inner, out, err);
   jg_array_release(sums);
   jg_array_release(flat_counts);
@@ -1309,7 +1247,7 @@ static jg_status concat1(jgi_op_ctx *c, int k, const jg_array *const *xs, jg_arr
     const jg_kernel_arg fa[3] = {jg_arg_i64(0), jg_arg_i64(0), jgi_op_out_arg(&cnt)};
     st = jg_kernel_call(&jgi_kernel_fill, fa, 3, &c->launch, err);
   }
-  if (st == JG_OK) st = scan_counts(c, &cnt, n, &off, &total, err);
+  if (st == JG_OK) st = jgi_op_counts_to_offsets(c, &cnt, n, &off, &total, err);
   if (st == JG_OK) st = upload_i64(c, base, k, &base_v, err);
   if (st == JG_OK) st = jgi_op_alloc(c, total, JG_DTYPE_INT64, &idx, err);
   if (st == JG_OK) {
@@ -1408,7 +1346,7 @@ static jg_status sort_lists(jgi_op_ctx *c, const jg_array *list, bool ascending,
   jg_view off, p0, p1, optidx;
   int64_t total = 0, longest = 0;
   JG_RETURN_NOT_OK(get_lists(c, list, 0, false, &L, err));
-  JG_RETURN_NOT_OK(scan_counts(c, &L.counts, L.n, &off, &total, err));
+  JG_RETURN_NOT_OK(jgi_op_counts_to_offsets(c, &L.counts, L.n, &off, &total, err));
   JG_RETURN_NOT_OK(max_count(c, &L.counts, L.n, &longest, err));
   JG_RETURN_NOT_OK(jgi_op_alloc(c, total, JG_DTYPE_INT64, &p0, err));
   JG_RETURN_NOT_OK(jgi_op_alloc(c, total, JG_DTYPE_INT64, &p1, err));
