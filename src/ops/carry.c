@@ -62,57 +62,7 @@ jg_status jgi_read_at(jgi_op_ctx *c, jg_kernel_arg a, jg_len i, int64_t *value, 
   const int64_t isz = jg_dtype_itemsize(a.dtype);
   JG_RETURN_IF(i < 0 || i >= a.v.array.length || isz < 1 || isz > 8, JG_EINTERNAL, err,
                "reading element %lld of %lld", (long long)i, (long long)a.v.array.length);
-  unsigned char bytes[8] = {0};
-  const char *p = (const char *)a.v.array.data + i * isz;
-  if (c->backend == JG_BACKEND_CPU) {
-    memcpy(bytes, p, (size_t)isz);
-  } else {
-    JG_RETURN_NOT_OK(jgi_op_sync(c, err));
-    jg_layout l;
-    jg_view src, dst;
-    const jg_len one = 1;
-    const jg_device host = JG_DEVICE_HOST_INIT;
-    JG_RETURN_NOT_OK(jg_layout_init(&l, 1, &one, NULL, isz, err));
-    JG_RETURN_NOT_OK(
-        jg_view_from_pointer(&src, (void *)(uintptr_t)p, a.v.array.device, &l, a.dtype, true, err));
-    JG_RETURN_NOT_OK(jg_view_from_pointer(&dst, bytes, host, &l, a.dtype, false, err));
-    JG_RETURN_NOT_OK(jg_copy_async(&dst, &src, c->launch.stream, err));
-    JG_RETURN_NOT_OK(jgi_op_sync(c, err));
-  }
-  switch (a.dtype) {
-    case JG_DTYPE_BOOL:
-    case JG_DTYPE_UINT8: {
-      uint8_t v;
-      memcpy(&v, bytes, 1);
-      *value = v;
-      break;
-    }
-    case JG_DTYPE_INT8: {
-      int8_t v;
-      memcpy(&v, bytes, 1);
-      *value = v;
-      break;
-    }
-    case JG_DTYPE_INT16: {
-      int16_t v;
-      memcpy(&v, bytes, 2);
-      *value = v;
-      break;
-    }
-    case JG_DTYPE_INT32: {
-      int32_t v;
-      memcpy(&v, bytes, 4);
-      *value = v;
-      break;
-    }
-    default: {
-      int64_t v;
-      memcpy(&v, bytes, 8);
-      *value = v;
-      break;
-    }
-  }
-  return JG_OK;
+  return jgi_op_read_ints(c, a.v.array.data, a.dtype, &i, 1, value, "carry: a value", err);
 }
 
 jg_status jgi_make_list(const jg_view *offsets, jg_array *content, const jg_view *valid,

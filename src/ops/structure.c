@@ -85,28 +85,13 @@ static jg_status upload_i64(jgi_op_ctx *c, const int64_t *values, jg_len n, jg_v
   return jg_copy(out, &src, err); /* synchronous: `values` may go when it returns */
 }
 
-/* Element i of a 1-D integer view on c's backend, widened to int64 (waits for the stream first
- * on a device, then copies the one value back). */
+/* Element i of a 1-D integer view on c's backend (any stride), widened to int64 (one value
+ * read back from a device). */
 static jg_status read_i64(jgi_op_ctx *c, const jg_view *v, jg_len i, int64_t *out,
                           jg_error *err) {
-  if (c->backend == JG_BACKEND_CPU) {
-    *out = jgi_view_get_index(v, i);
-    return JG_OK;
-  }
-  JG_RETURN_NOT_OK(jgi_op_sync(c, err));
-  jg_view one, dst;
-  const jg_slice s = JG_SLICE(i, i + 1, 1);
-  JG_RETURN_NOT_OK(jg_view_slice(&one, v, 1, &s, err));
-  const int64_t isz = v->layout.itemsize;
-  int64_t raw = 0;
-  jg_layout l;
-  const jg_len len = 1;
-  JG_RETURN_NOT_OK(jg_layout_init(&l, 1, &len, NULL, isz, err));
-  JG_RETURN_NOT_OK(jg_view_from_pointer(&dst, &raw, (jg_device)JG_DEVICE_HOST_INIT, &l, v->dtype,
-                                        false, err));
-  JG_RETURN_NOT_OK(jg_copy(&dst, &one, err));
-  *out = jgi_view_get_index(&dst, 0);
-  return JG_OK;
+  const jg_len zero = 0;
+  return jgi_op_read_ints(c, jgi_view_element_ptr(v, i), v->dtype, &zero, 1, out,
+                          "structure: a value", err);
 }
 
 /* Whether a dtype is one of the eleven the kernels take. */
