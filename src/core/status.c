@@ -70,3 +70,8 @@ jg_status jgi_error_prefix(jg_status st, const char *fn, jg_error *err) {
   err->message[plen + mlen] = '\0';
   return st;
 }
+
+jg_status jgi_error_prefix_once(jg_status st, const char *fn, jg_error *err) {
+  if (st == JG_OK || err == NULL || strncmp(err->message, fn, strlen(fn)) == 0) return st;
+  return jgi_error_prefix(st, fn, err);
+}

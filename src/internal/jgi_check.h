@@ -52,4 +52,7 @@
  *  not fit is cut at the end. */
 JGI_HIDDEN jg_status jgi_error_prefix(jg_status st, const char *fn, jg_error *err);
 
+/** As jgi_error_prefix, unless the message already starts with `fn` (a callee that knew it). */
+JGI_HIDDEN jg_status jgi_error_prefix_once(jg_status st, const char *fn, jg_error *err);
+
 #endif /* JAGGED_JGI_CHECK_H */

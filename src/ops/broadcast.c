@@ -147,12 +147,6 @@ static jg_status offsets_slice(const jg_array *node, jg_len lo, jg_len count, jg
 /* Checks of the inputs                                                                        */
 /* ------------------------------------------------------------------------------------------ */
 
-/* Prefixes the message with fn unless it already starts with it. */
-static jg_status prefix_once(jg_status st, const char *fn, jg_error *err) {
-  if (st == JG_OK || err == NULL || strncmp(err->message, fn, strlen(fn)) == 0) return st;
-  return jgi_error_prefix(st, fn, err);
-}
-
 static bool kernel_dtype(jg_dtype d) {
   return (d >= JG_DTYPE_BOOL && d <= JG_DTYPE_UINT64) || d == JG_DTYPE_FLOAT32 ||
          d == JG_DTYPE_FLOAT64;
@@ -602,9 +596,9 @@ jg_status jgi_broadcast_init_named(jgi_op_ctx *c, int n, const jg_array *const *
                                                           : "jg_array_to_device");
       }
       if (err != NULL) err->index = k;
-      return prefix_once(st == JG_OK ? JG_EBACKEND : st, c->fn, err);
+      return jgi_error_prefix_once(st == JG_OK ? JG_EBACKEND : st, c->fn, err);
     }
-    JG_RETURN_NOT_OK(prefix_once(check_tree(c, arrays[k], nm[k], err), c->fn, err));
+    JG_RETURN_NOT_OK(jgi_error_prefix_once(check_tree(c, arrays[k], nm[k], err), c->fn, err));
   }
 
   priv_state *p = calloc(1, sizeof *p);
@@ -671,7 +665,7 @@ jg_status jgi_broadcast_init_named(jgi_op_ctx *c, int n, const jg_array *const *
   if (st != JG_OK) {
     jgi_broadcast_reset(b);
     memset(b, 0, sizeof *b);
-    return prefix_once(st, c->fn, err);
+    return jgi_error_prefix_once(st, c->fn, err);
   }
   return JG_OK;
 }

@@ -52,11 +52,7 @@ jg_status jgi_op_ctx_finish(jgi_op_ctx *c, jg_status st, jg_error *err) {
   free(c->temps);
   c->temps = NULL;
   c->ntemps = c->captemps = 0;
-  if (st != JG_OK && c->fn != NULL && err != NULL &&
-      strncmp(err->message, c->fn, strlen(c->fn)) != 0) {
-    st = jgi_error_prefix(st, c->fn, err);
-  }
-  return st;
+  return c->fn != NULL ? jgi_error_prefix_once(st, c->fn, err) : st;
 }
 
 jg_status jgi_op_alloc(jgi_op_ctx *c, jg_len n, jg_dtype dtype, jg_view *out, jg_error *err) {
