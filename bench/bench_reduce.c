@@ -1,5 +1,6 @@
 /* bench_reduce.c: per-list sums (jg_array_reduce, JG_REDUCE_SUM) of 5,000,000 lists of float32
- * with Poisson(3)-distributed counts (the event shape of a muon or jet collection).
+ * with Poisson(3)-distributed counts (the event shape of a muon or jet collection); on the
+ * device also per-list max and argmax against CUB's segmented Max and ArgMax.
  *
  * Host: against a plain C loop over the same offsets and content. Device: against CUB's
  * segmented reduce called directly on the same device buffers (bench/reduce_cub.cu), and against
@@ -16,8 +17,8 @@
 #include "jagged/jagged.h"
 
 #if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
-int bench_cub_segmented_sum(const float *content, const int64_t *offsets, int64_t n, float *out,
-                            void *stream);
+int bench_cub_segmented(int which, const float *content, const int64_t *offsets, int64_t n,
+                        void *out, void *stream);
 #endif
 
 int main(void) {
@@ -108,15 +109,14 @@ int main(void) {
   if (jg_array_buffer(d, 0, &dofs, &err) != JG_OK ||
       jg_array_buffer(jg_array_child(d, 0), 0, &dcon, &err) != JG_OK)
     return 1;
-  float *dout = NULL;
-  if (cudaMalloc((void **)&dout, (size_t)n * sizeof *dout) != cudaSuccess) return 1;
+  void *dout = NULL;
+  if (cudaMalloc(&dout, (size_t)n * 8) != cudaSuccess) return 1;
   for (int r = -2; r < RUNS; ++r) {
     const double s = now_s();
-    bad |= bench_cub_segmented_sum(dcon.base, dofs.base, n, dout, NULL) != 0;
+    bad |= bench_cub_segmented(0, dcon.base, dofs.base, n, dout, NULL) != 0;
     if (r >= 0) t[r] = now_s() - s;
   }
   const double t_cub = median(t);
-  cudaFree(dout);
   const double floor_s = bytes / copy_bw;
   printf("\n%-52s %10s %10s %9s\n", "device (H2D excluded)", "ms", "GB/s", "of floor");
   printf("%-52s %10.3f %10.1f %8.1f%%\n", "bandwidth floor (bytes / D2D copy bandwidth)",
@@ -126,6 +126,41 @@ int main(void) {
   printf("%-52s %10.3f %10.1f %8.1f%%\n", "jg_array_reduce(JG_REDUCE_SUM)", 1e3 * t_dev,
          bytes / t_dev / 1e9, 100.0 * floor_s / t_dev);
   printf("%-52s %10.2fx\n", "jagged vs CUB (time ratio, > 1: jagged faster)", t_cub / t_dev);
+  /* max and argmax: jagged (option results: None for empty lists) against CUB's Max and ArgMax
+   * (which give the lowest float and (1, lowest) for empty lists); time only, the values are
+   * tested by the GPU tests. The floor counts float32 results for max, int64 for argmax. */
+  static const struct {
+    const char *name, *cub_name;
+    jg_reducer r;
+    int which;
+    double out_bytes;
+  } more[] = {{"jg_array_reduce(JG_REDUCE_MAX)", "cub::DeviceSegmentedReduce::Max (reference)",
+               JG_REDUCE_MAX, 1, 4},
+              {"jg_array_reduce(JG_REDUCE_ARGMAX)",
+               "cub::DeviceSegmentedReduce::ArgMax (reference)", JG_REDUCE_ARGMAX, 2, 8}};
+  for (int k = 0; k < 2; ++k) {
+    const double b = (double)m * 4 + (double)(n + 1) * 8 + (double)n * more[k].out_bytes;
+    double tj[RUNS], tc[RUNS];
+    for (int r = -2; r < RUNS; ++r) {
+      double s = now_s();
+      if (jg_array_reduce(d, more[k].r, NULL, &out, &err) != JG_OK) {
+        fprintf(stderr, "bench_reduce: %s\n", err.message);
+        return 1;
+      }
+      if (r >= 0) tj[r] = now_s() - s;
+      jg_array_release(out);
+      s = now_s();
+      bad |= bench_cub_segmented(more[k].which, dcon.base, dofs.base, n, dout, NULL) != 0;
+      if (r >= 0) tc[r] = now_s() - s;
+    }
+    const double mj = median(tj), mc = median(tc), fl = b / copy_bw;
+    printf("%-52s %10.3f %10.1f %8.1f%%\n", more[k].cub_name, 1e3 * mc, b / mc / 1e9,
+           100.0 * fl / mc);
+    printf("%-52s %10.3f %10.1f %8.1f%%\n", more[k].name, 1e3 * mj, b / mj / 1e9,
+           100.0 * fl / mj);
+    printf("%-52s %10.2fx\n", "jagged vs CUB (time ratio, > 1: jagged faster)", mc / mj);
+  }
+  cudaFree(dout);
   jg_array_release(d);
 #endif
   jg_array_release(a);

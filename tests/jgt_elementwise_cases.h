@@ -106,6 +106,20 @@ static inline jg_array *jgt_ew_deep(void) {
   return JGT_OFFSETS(inner, 0, 2, 2);
 }
 
+/* float32 [[0.5, 1.5], [], [2.25]], uint8 [2, 3, 4] (one per list), int16 3 (one value) */
+static inline jg_array *jgt_ew_f32(void) {
+  return JGT_OFFSETS(jgt_numeric((const float[]){0.5f, 1.5f, 2.25f}, 3, JG_DTYPE_FLOAT32), 0, 2, 2,
+                     3);
+}
+
+static inline jg_array *jgt_ew_per_list_u8(void) {
+  return jgt_numeric((const uint8_t[]){2, 3, 4}, 3, JG_DTYPE_UINT8);
+}
+
+static inline jg_array *jgt_ew_scalar_i16(void) {
+  return jgt_numeric((const int16_t[]){3}, 1, JG_DTYPE_INT16);
+}
+
 /* bool [[true, false], [true]] */
 static inline jg_array *jgt_ew_bool(void) {
   return JGT_OFFSETS(jgt_numeric((const bool[]){true, false, true}, 3, JG_DTYPE_BOOL), 0, 2, 3);
@@ -156,6 +170,20 @@ static const jgt_ew_case jgt_ew_cases[] = {
      {"x", "y"},
      {jgt_ew_a, jgt_ew_b},
      "[[3.25, 6], [], [3.0625]]",
+     "3 * var * float64"},
+    {"float32 times uint8 per list, each converted as it is read",
+     "x * y",
+     2,
+     {"x", "y"},
+     {jgt_ew_f32, jgt_ew_per_list_u8},
+     "[[1, 3], [], [9]]",
+     "3 * var * float64"},
+    {"int32 plus an int16 scalar",
+     "x + s",
+     2,
+     {"x", "s"},
+     {jgt_ew_x_i32, jgt_ew_scalar_i16},
+     "[[4, 5, 6], [], [7, 8]]",
      "3 * var * float64"},
     {"jagged times one value per list",
      "x * y",

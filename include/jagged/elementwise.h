@@ -148,9 +148,10 @@ JG_API jg_status jg_array_eval(const char *expr, int nargs, const char *const *n
  *  into `buf` (capacity `size`, NUL-terminated, truncated when short; buf may be NULL when size
  *  is 0); `*needed` (may be NULL) gets the full length without the NUL. The kernel is
  *  `extern "C" __global__ void jg_expr(long long n, const double *a0, long long s0, ...,
- *  double *out)`: out[i] = expr(a0[i * s0], ...) for i < n, grid-stride, where s_k is 1, or 0
- *  for an argument of one value. Needs neither a GPU nor NVRTC. Errors: as jg_array_eval's for
- *  the expression and names. */
+ *  double *out)`: out[i] = expr((double)a0[i * s0], ...) for i < n, grid-stride, where s_k is
+ *  1, or 0 for an argument of one value. (jg_array_eval generates the same kernel with each a_k
+ *  of its argument's own dtype, converted to double as it is loaded.) Needs neither a GPU nor
+ *  NVRTC. Errors: as jg_array_eval's for the expression and names. */
 JG_API jg_status jg_expr_cuda_source(const char *expr, int nargs, const char *const *names,
                                      char *buf, size_t size, size_t *needed, jg_error *err);
 

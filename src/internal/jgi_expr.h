@@ -14,6 +14,7 @@
 
 #include "internal/jgi_check.h"
 #include "jagged/status.h"
+#include "jagged/types.h"
 
 /** Longest expression accepted, in bytes. */
 #define JGI_EXPR_MAX_LENGTH 65536
@@ -48,13 +49,23 @@ JGI_HIDDEN jg_status jgi_expr_parse(const char *fn, const char *text, int nargs,
 /** Frees what `e` holds (safe on a zeroed or reset expression). */
 JGI_HIDDEN void jgi_expr_reset(jgi_expr *e);
 
+/** True for the dtypes an expression reads (each converted to float64 as it is loaded): bool,
+ *  int8..uint64, float32, float64. */
+JGI_HIDDEN bool jgi_expr_dtype_ok(jg_dtype d);
+
 /** out[i] = e(in[0][i * step[0]], ...) for 0 <= i < n on the host, node by node over blocks of
- *  1024 elements. `step[k]` is 1 or 0 (in[k] holds one value). Errors: JG_ENOMEM. */
-JGI_HIDDEN jg_status jgi_expr_eval_host(const jgi_expr *e, int64_t n, const double *const *in,
-                                        const int64_t *step, double *out, jg_error *err);
+ *  1024 elements. `in[k]` holds values of `dtypes[k]` (jgi_expr_dtype_ok; NULL dtypes: all
+ *  float64), each converted to float64 block by block as it is read (no converted copy of the
+ *  whole input). `step[k]` is 1 or 0 (in[k] holds one value). Errors: JG_ENOMEM. */
+JGI_HIDDEN jg_status jgi_expr_eval_host(const jgi_expr *e, int64_t n, const void *const *in,
+                                        const jg_dtype *dtypes, const int64_t *step,
+                                        double *out, jg_error *err);
 
 /** The CUDA C source of kernel `jg_expr` for `e` (see jg_expr_cuda_source), malloc'd into
- *  `*source` (free it). Errors: JG_ENOMEM. */
-JGI_HIDDEN jg_status jgi_expr_cuda_source(const jgi_expr *e, char **source, jg_error *err);
+ *  `*source` (free it). Argument k is a pointer to `dtypes[k]` (NULL: all float64), converted to
+ *  double as it is loaded, so inputs of other dtypes need no converted copy. Errors:
+ *  JG_ENOMEM. */
+JGI_HIDDEN jg_status jgi_expr_cuda_source(const jgi_expr *e, const jg_dtype *dtypes,
+                                          char **source, jg_error *err);
 
 #endif /* JAGGED_JGI_EXPR_H */

@@ -82,6 +82,10 @@ JGI_HIDDEN jg_status jgi_op_read_ints(jgi_op_ctx *c, const void *data, jg_dtype 
                                       const jg_len *idx, int count, int64_t *out,
                                       const char *what, jg_error *err);
 
+/** The unsigned integer dtype of `itemsize` bytes (1, 2, 4, 8; else JG_DTYPE_INVALID): kernels
+ *  that only move values (gathers, masks) copy them as these raw bytes, whatever their type. */
+JGI_HIDDEN jg_dtype jgi_op_raw_dtype(int64_t itemsize);
+
 /** Offsets from 0 (n + 1 int64, a new temporary of `c`) of the first n int64 counts of the dense
  *  1-D view `counts` (on c's backend), and their sum in *total: a loop on the host; on the GPU
  *  the exclusive scan of src/kernels/scan (CUB) on c's stream, then the scan's status and the

@@ -156,4 +156,258 @@ JGK_LIMITS(double, __longlong_as_double((long long)0xfff0000000000000ULL),
            __longlong_as_double(0x7ff0000000000000LL))
 #undef JGK_LIMITS
 
+/* ======================================================================================== */
+/* Appended for the ufuncs (issue 5 speed work; used by ufunc_binary, ufunc_binary_lists):   */
+/* the simple binary functions and a dense loop with several loads in flight per thread.     */
+/* ======================================================================================== */
+
+/** Kinds of an element type at compile time: is_float (float, double), is_bool. */
+template <typename T>
+struct jgk_ufs_kind {
+  static constexpr bool is_float = false;
+  static constexpr bool is_bool = false;
+};
+template <>
+struct jgk_ufs_kind<float> {
+  static constexpr bool is_float = true;
+  static constexpr bool is_bool = false;
+};
+template <>
+struct jgk_ufs_kind<double> {
+  static constexpr bool is_float = true;
+  static constexpr bool is_bool = false;
+};
+template <>
+struct jgk_ufs_kind<bool> {
+  static constexpr bool is_float = false;
+  static constexpr bool is_bool = true;
+};
+
+/** Whether jg_ufunc number `op` is one of the simple binary functions (cheap, no errors): add 1,
+ *  subtract 2, multiply 3, true_divide 4, minimum 8, maximum 9, the comparisons 11..16, the
+ *  logical functions 17..19 and the bitwise ones 20..22 (not floor_divide, remainder, power,
+ *  arctan2). Whether it is defined for a variant is ufunc_binary's rule. */
+__device__ inline bool jgk_ufunc_is_simple(int64_t op) {
+  return (op >= 1 && op <= 4) || op == 8 || op == 9 || (op >= 11 && op <= 22);
+}
+
+/** f(a, b) for simple function `op` (jgk_ufunc_is_simple) defined for (T, R), with NumPy's
+ *  semantics as ufunc_binary has them: integers wrap (through 64-bit unsigned arithmetic), bool
+ *  add / multiply / minimum / maximum are or / and / and / or, minimum and maximum propagate a
+ *  NaN of a, comparisons and logical functions give R = bool. Undefined ops give R(0). */
+template <typename T, typename R>
+__device__ inline R jgk_ufunc_simple(int64_t op, T a, T b) {
+  constexpr bool fl = jgk_ufs_kind<T>::is_float;
+  constexpr bool bo = jgk_ufs_kind<T>::is_bool;
+  switch (op) {
+    case 11: return (R)(a == b);
+    case 12: return (R)(a != b);
+    case 13: return (R)(a < b);
+    case 14: return (R)(a <= b);
+    case 15: return (R)(a > b);
+    case 16: return (R)(a >= b);
+    case 17: return (R)((a != 0) & (b != 0));
+    case 18: return (R)((a != 0) | (b != 0));
+    case 19: return (R)((a != 0) ^ (b != 0));
+    default: break;
+  }
+  if constexpr (fl) {
+    switch (op) {
+      case 1: return (R)(a + b);
+      case 2: return (R)(a - b);
+      case 3: return (R)(a * b);
+      case 4: return (R)(a / b);
+      case 8: return (R)((a < b || a != a) ? a : b);
+      case 9: return (R)((a > b || a != a) ? a : b);
+      default: return (R)0;
+    }
+  } else if constexpr (bo) {
+    switch (op) {
+      case 1: case 9: case 21: return (R)(a | b);
+      case 3: case 8: case 20: return (R)(a & b);
+      case 22: return (R)(a ^ b);
+      default: return (R)0;
+    }
+  } else {
+    switch (op) {
+      case 1: return (R)(T)((uint64_t)a + (uint64_t)b);
+      case 2: return (R)(T)((uint64_t)a - (uint64_t)b);
+      case 3: return (R)(T)((uint64_t)a * (uint64_t)b);
+      case 8: return (R)(a < b ? a : b);
+      case 9: return (R)(a > b ? a : b);
+      case 20: return (R)(T)((uint64_t)a & (uint64_t)b);
+      case 21: return (R)(T)((uint64_t)a | (uint64_t)b);
+      case 22: return (R)(T)((uint64_t)a ^ (uint64_t)b);
+      default: return (R)0;
+    }
+  }
+}
+
+/** A scalar passed by value as two kernel parameters: `vf` for a float T, else the bits `vi`
+ *  (converted modulo 2^bits; bool: nonzero). */
+template <typename T>
+__device__ inline T jgk_ufs_scalar(double vf, int64_t vi) {
+  if constexpr (jgk_ufs_kind<T>::is_float) {
+    return (T)vf;
+  } else if constexpr (jgk_ufs_kind<T>::is_bool) {
+    return vi != 0;
+  } else {
+    return (T)(uint64_t)vi;
+  }
+}
+
+/** Elements each thread of jgk_ufs_dense's scalar loop loads before computing (a grid apart). */
+#define JGK_UFS_UNROLL 4
+/** 16-byte vectors each thread of jgk_ufs_dense's vector loop loads before computing. */
+#define JGK_UFS_VEC_UNROLL 2
+
+/** out[k] = f(u[k], w_k) for k < count, w_k = v[k] (v non-NULL) or s; swapped: f(w_k, u[k]).
+ *  When T and R have the same size and u, v and out are 16-byte aligned, each thread moves
+ *  whole 16-byte vectors (16 / sizeof(T) elements; JGK_UFS_VEC_UNROLL of them a grid apart
+ *  loaded before any is computed), so that enough bytes are in flight per SM to reach copy
+ *  bandwidth; the remaining count % (16 / sizeof(T)) elements, and every other case, go
+ *  through a grid-stride loop of JGK_UFS_UNROLL independent coalesced loads per thread.
+ *  Correct for any grid; fastest with about count / (blockDim.x * 8) blocks. */
+template <typename T, typename R>
+__device__ inline void jgk_ufs_dense(int64_t count, int64_t op, bool swap,
+                                     const T *__restrict__ u, const T *__restrict__ v, T s,
+                                     R *__restrict__ out) {
+  const int64_t stride = (int64_t)blockDim.x * gridDim.x;
+  const int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  int64_t done = 0;
+  if constexpr (sizeof(T) == sizeof(R) && 16 % sizeof(T) == 0) {
+    const unsigned long long bits = (unsigned long long)(const void *)u |
+                                    (unsigned long long)(const void *)v |
+                                    (unsigned long long)(const void *)out;
+    if (bits % 16 == 0) {
+      constexpr int V = (int)(16 / sizeof(T));
+      union vin {
+        uint4 q;
+        T e[V];
+      };
+      union vout {
+        uint4 q;
+        R e[V];
+      };
+      const int64_t nvec = count / V;
+      const uint4 *u4 = (const uint4 *)(const void *)u;
+      const uint4 *v4 = (const uint4 *)(const void *)v;
+      uint4 *o4 = (uint4 *)(void *)out;
+      for (int64_t k0 = tid; k0 < nvec; k0 += JGK_UFS_VEC_UNROLL * stride) {
+        vin a[JGK_UFS_VEC_UNROLL], b[JGK_UFS_VEC_UNROLL];
+#pragma unroll
+        for (int r = 0; r < JGK_UFS_VEC_UNROLL; ++r) {
+          const int64_t k = k0 + r * stride;
+          if (k < nvec) {
+            a[r].q = u4[k];
+            if (v != 0) b[r].q = v4[k];
+          }
+        }
+#pragma unroll
+        for (int r = 0; r < JGK_UFS_VEC_UNROLL; ++r) {
+          const int64_t k = k0 + r * stride;
+          if (k < nvec) {
+            vout o;
+#pragma unroll
+            for (int e = 0; e < V; ++e) {
+              const T bb = v != 0 ? b[r].e[e] : s;
+              o.e[e] = swap ? jgk_ufunc_simple<T, R>(op, bb, a[r].e[e])
+                            : jgk_ufunc_simple<T, R>(op, a[r].e[e], bb);
+            }
+            o4[k] = o.q;
+          }
+        }
+      }
+      done = nvec * V;
+    }
+  }
+  for (int64_t k0 = done + tid; k0 < count; k0 += JGK_UFS_UNROLL * stride) {
+    T a[JGK_UFS_UNROLL], b[JGK_UFS_UNROLL];
+#pragma unroll
+    for (int r = 0; r < JGK_UFS_UNROLL; ++r) {
+      const int64_t k = k0 + r * stride;
+      a[r] = (T)0;
+      b[r] = s;
+      if (k < count) {
+        a[r] = u[k];
+        if (v != 0) b[r] = v[k];
+      }
+    }
+#pragma unroll
+    for (int r = 0; r < JGK_UFS_UNROLL; ++r) {
+      const int64_t k = k0 + r * stride;
+      if (k < count) {
+        out[k] = swap ? jgk_ufunc_simple<T, R>(op, b[r], a[r])
+                      : jgk_ufunc_simple<T, R>(op, a[r], b[r]);
+      }
+    }
+  }
+}
+/* ======================================================================= end of ufunc part */
+
+/* ======================================================================================== */
+/* Appended for masks (issue 5 speed work; used by list_mask): a decoupled look-back scan     */
+/* across blocks, reusable by any single-pass kernel that needs the exclusive prefix of       */
+/* per-tile totals (e.g. combinations' output offsets).                                     */
+/* ======================================================================================== */
+
+/** Decoupled look-back (Merrill & Garland 2016, "Single-pass Parallel Prefix Scan with
+ *  Decoupled Look-back"), for int64 totals below 2^62. `status` holds one word per tile, zero
+ *  before the launch (scratch memory reset on the stream): (flag << 62) | value, flag 0 = not
+ *  yet published, JGK_LOOKBACK_AGGREGATE = value is the tile's own total, JGK_LOOKBACK_PREFIX =
+ *  value is the inclusive prefix up to the end of the tile.
+ *
+ *  Called by every lane of one warp `w` of the block that owns tile `tile` (same tile and
+ *  aggregate in every lane), once per tile: publishes the tile's aggregate (tile 0: its prefix),
+ *  reads back over the predecessors 32 at a time (lane l looks at tile - 1 - l - 32 k, spinning
+ *  while that word is unpublished) until it meets a published prefix, publishes the tile's
+ *  inclusive prefix and returns the exclusive prefix (the sum of every earlier tile) in every
+ *  lane. The block must then share it (shared memory and __syncthreads).
+ *
+ *  Deadlock freedom: a tile only waits for tiles with smaller numbers, so tile numbers must be
+ *  handed out in the order blocks start (an atomic counter, not blockIdx: the hardware may run
+ *  block 9 before block 3), and every tile publishes its aggregate before it looks back. */
+#define JGK_LOOKBACK_AGGREGATE 1ULL
+#define JGK_LOOKBACK_PREFIX 2ULL
+
+__device__ inline unsigned long long jgk_lookback_word(unsigned long long flag, int64_t value) {
+  return (flag << 62) | (unsigned long long)value;
+}
+
+__device__ inline int64_t jgk_lookback(unsigned long long *status, int64_t tile,
+                                       int64_t aggregate, const jgk_warp &w) {
+  volatile unsigned long long *st = status;
+  const unsigned long long value_bits = (1ULL << 62) - 1ULL;
+  if (tile == 0) {
+    if (w.lane == 0) st[0] = jgk_lookback_word(JGK_LOOKBACK_PREFIX, aggregate);
+    return 0;
+  }
+  if (w.lane == 0) st[tile] = jgk_lookback_word(JGK_LOOKBACK_AGGREGATE, aggregate);
+  int64_t exclusive = 0;
+  int64_t end = tile - 1; /* the predecessor lane 0 looks at */
+  for (;;) {
+    const int64_t p = end - w.lane;
+    unsigned long long s = jgk_lookback_word(JGK_LOOKBACK_PREFIX, 0); /* before tile 0: 0 */
+    if (p >= 0) {
+      do {
+        s = st[p];
+      } while ((s >> 62) == 0ULL);
+    }
+    const unsigned prefixes = __ballot_sync(w.mask, (s >> 62) == JGK_LOOKBACK_PREFIX);
+    /* Lanes up to the nearest published prefix contribute (all of them when none has one). */
+    const int last = prefixes != 0u ? __ffs((int)prefixes) - 1 : w.width - 1;
+    int64_t v = w.lane <= last ? (int64_t)(s & value_bits) : 0;
+    for (int d = 16; d > 0; d >>= 1) {
+      const int64_t o = jgk_shfl_down(w.mask, v, d);
+      if (w.lane + d < w.width) v += o;
+    }
+    exclusive += (int64_t)__shfl_sync(w.mask, (long long)v, 0);
+    if (prefixes != 0u) break;
+    end -= w.width;
+  }
+  if (w.lane == 0) st[tile] = jgk_lookback_word(JGK_LOOKBACK_PREFIX, exclusive + aggregate);
+  return exclusive;
+}
+/* ======================================================================= end of masks part */
+
 #endif /* JGK_COMMON_CUH */

@@ -20,21 +20,6 @@ static jg_kernel_arg none_arg(const jgi_op_ctx *c, jg_dtype dtype) {
   return jg_arg_array(NULL, 0, dtype, c->device);
 }
 
-/* The unsigned integer dtype of the same size: gathers copy bytes, whatever the type. */
-static jg_dtype raw_dtype(int64_t itemsize) {
-  switch (itemsize) {
-    case 1:
-      return JG_DTYPE_UINT8;
-    case 2:
-      return JG_DTYPE_UINT16;
-    case 4:
-      return JG_DTYPE_UINT32;
-    case 8:
-      return JG_DTYPE_UINT64;
-    default:
-      return JG_DTYPE_INVALID;
-  }
-}
 
 /* ------------------------------------------------------------------------------------------ */
 /* Small helpers                                                                               */
@@ -100,7 +85,7 @@ bool jgi_is_list_level(const jg_array *node) {
 static jg_status take_view(jgi_op_ctx *c, const jg_view *src, jg_len len, jg_kernel_arg carry,
                            jg_view *out, jg_error *err) {
   const jg_len n = carry.v.array.length;
-  const jg_dtype raw = raw_dtype(jg_dtype_itemsize(src->dtype));
+  const jg_dtype raw = jgi_op_raw_dtype(jg_dtype_itemsize(src->dtype));
   JG_RETURN_IF(raw == JG_DTYPE_INVALID, JG_EDTYPE, err, "cannot gather %s values",
                jg_dtype_name(src->dtype));
   jg_kernel_arg data;
@@ -238,7 +223,7 @@ static jg_status carry_numeric(jgi_op_ctx *c, const jg_array *a, jg_kernel_arg c
                JG_EOVERFLOW, err, "%lld rows of %lld elements overflow", (long long)len,
                (long long)v);
   const int64_t isz = dv->layout.itemsize;
-  const jg_dtype raw = raw_dtype(isz);
+  const jg_dtype raw = jgi_op_raw_dtype(isz);
   JG_RETURN_IF(raw == JG_DTYPE_INVALID, JG_EDTYPE, err, "cannot gather %s values",
                jg_dtype_name(dv->dtype));
   void *flat = jg_view_data(dv);

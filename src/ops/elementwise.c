@@ -57,19 +57,24 @@ static jg_status check_args(const char *fn, int nargs, const jg_array *const *ar
   return JG_OK;
 }
 
-/* `leaf` as float64: itself, or converted by the cast kernel into a temporary of c. */
+/* JG_EDTYPE unless argument k's leaf has a dtype elementwise functions read. */
+static jg_status check_leaf(int k, const jg_kernel_arg *leaf, jg_error *err) {
+  JG_RETURN_IF_AT(!jgi_expr_dtype_ok(leaf->dtype), JG_EDTYPE, err, k,
+                  "args[%d] has %s values; elementwise functions take bool, integer, float32 "
+                  "and float64 values",
+                  k, jg_dtype_name(leaf->dtype));
+  return JG_OK;
+}
+
+/* `leaf` as float64 (for the macro form, whose functions take double arrays): itself, or
+ * converted by the cast kernel into a temporary of c. */
 static jg_status leaf_f64(jgi_op_ctx *c, int k, const jg_kernel_arg *leaf, jg_kernel_arg *out,
                           jg_error *err) {
+  JG_RETURN_NOT_OK(check_leaf(k, leaf, err));
   if (leaf->dtype == JG_DTYPE_FLOAT64) {
     *out = *leaf;
     return JG_OK;
   }
-  const jg_dtype d = leaf->dtype;
-  const bool castable = (d >= JG_DTYPE_BOOL && d <= JG_DTYPE_UINT64) || d == JG_DTYPE_FLOAT32;
-  JG_RETURN_IF_AT(!castable, JG_EDTYPE, err, k,
-                  "args[%d] has %s values; elementwise functions take bool, integer, float32 "
-                  "and float64 values",
-                  k, jg_dtype_name(d));
   const jg_len n = leaf->v.array.length;
   jg_view v;
   JG_RETURN_NOT_OK(jgi_op_alloc(c, n, JG_DTYPE_FLOAT64, &v, err));
@@ -102,13 +107,14 @@ static const char *const A_NAMES[JG_ELEMENTWISE_MAX_ARGS] = {"a0", "a1", "a2", "
 static const char *const S_NAMES[JG_ELEMENTWISE_MAX_ARGS] = {"s0", "s1", "s2", "s3",
                                                              "s4", "s5", "s6", "s7"};
 
-/* The parameters of the generated kernel jg_expr(n, a0, s0, ..., out); returns their number. */
-static size_t expr_params(int nargs, jg_kernel_param *p) {
+/* The parameters of the generated kernel jg_expr(n, a0, s0, ..., out), a_k of dtypes[k]; returns
+ * their number. */
+static size_t expr_params(int nargs, const jg_dtype *dtypes, jg_kernel_param *p) {
   size_t np = 0;
   p[np++] = (jg_kernel_param){"n", JG_PARAM_SCALAR, JG_PARAM_IN, JG_DTYPE_INT64, NULL, -1, 0};
   for (int k = 0; k < nargs; k++) {
     p[np++] =
-        (jg_kernel_param){A_NAMES[k], JG_PARAM_ARRAY, JG_PARAM_IN, JG_DTYPE_FLOAT64, NULL, -1, 0};
+        (jg_kernel_param){A_NAMES[k], JG_PARAM_ARRAY, JG_PARAM_IN, dtypes[k], NULL, -1, 0};
     p[np++] =
         (jg_kernel_param){S_NAMES[k], JG_PARAM_SCALAR, JG_PARAM_IN, JG_DTYPE_INT64, NULL, -1, 0};
   }
@@ -119,8 +125,8 @@ static size_t expr_params(int nargs, jg_kernel_param *p) {
 /* The kernel of `source` on `device` (current): from the table, or compiled (NVRTC, through the
  * disk cache), loaded and added to it. When the table is full, *own gets the module, which the
  * caller destroys after the launch has finished. */
-static jg_status expr_kernel(const char *source, int nargs, int device, jg_rtc_kernel **kernel,
-                             jg_rtc_module **own, jg_error *err) {
+static jg_status expr_kernel(const char *source, int nargs, const jg_dtype *dtypes, int device,
+                             jg_rtc_kernel **kernel, jg_rtc_module **own, jg_error *err) {
   *own = NULL;
   pthread_mutex_lock(&loaded_lock);
   for (int i = 0; i < n_loaded; i++) {
@@ -144,7 +150,7 @@ static jg_status expr_kernel(const char *source, int nargs, int device, jg_rtc_k
   jg_rtc_program_destroy(prog);
   JG_RETURN_NOT_OK(st);
   jg_kernel_param params[2 + 2 * JG_ELEMENTWISE_MAX_ARGS];
-  const size_t np = expr_params(nargs, params);
+  const size_t np = expr_params(nargs, dtypes, params);
   jg_rtc_kernel *k = NULL;
   st = jg_rtc_kernel_get(mod, "jg_expr", params, np, &k, err);
   if (st != JG_OK) {
@@ -189,11 +195,14 @@ void jg_expr_cache_clear(void) {
   pthread_mutex_unlock(&loaded_lock);
 }
 
-/* Runs expression `e` on the device of c over the aligned float64 leaves. */
+/* Runs expression `e` on the device of c over the aligned leaves (any jgi_expr_dtype_ok dtype:
+ * the generated kernel converts each value to float64 as it loads it). */
 static jg_status run_expr_cuda(jgi_op_ctx *c, const jgi_expr *e, int64_t n, const jg_kernel_arg *in,
                                const int64_t *step, const jg_kernel_arg *out, jg_error *err) {
+  jg_dtype dtypes[JG_ELEMENTWISE_MAX_ARGS];
+  for (int k = 0; k < e->nargs; k++) dtypes[k] = in[k].dtype;
   char *source = NULL;
-  JG_RETURN_NOT_OK(jgi_expr_cuda_source(e, &source, err));
+  JG_RETURN_NOT_OK(jgi_expr_cuda_source(e, dtypes, &source, err));
   jg_status st = JG_OK;
   int prev = -1;
 #if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
@@ -202,7 +211,7 @@ static jg_status run_expr_cuda(jgi_op_ctx *c, const jgi_expr *e, int64_t n, cons
   if (st == JG_OK) {
     jg_rtc_kernel *k = NULL;
     jg_rtc_module *own = NULL;
-    st = expr_kernel(source, e->nargs, c->device.id, &k, &own, err);
+    st = expr_kernel(source, e->nargs, dtypes, c->device.id, &k, &own, err);
     if (st == JG_OK) {
       jg_kernel_arg args[2 + 2 * JG_ELEMENTWISE_MAX_ARGS];
       size_t na = 0;
@@ -283,12 +292,23 @@ static jg_status apply(const char *fn, const jg_elementwise *f, const jgi_expr *
   jg_array *res = NULL;
   jg_status st = jgi_broadcast_init_named(&c, nargs, args, names, &b, err);
   const int64_t n = st == JG_OK ? b.length : 0;
+  /* The macro form reads float64 arrays (other dtypes converted first); expressions read
+   * every leaf as it is, converting each value as they load it (no converted copies). */
   jg_kernel_arg in[JG_ELEMENTWISE_MAX_ARGS];
-  const double *inp[JG_ELEMENTWISE_MAX_ARGS];
+  const void *inp[JG_ELEMENTWISE_MAX_ARGS];
+  const double *inp_f64[JG_ELEMENTWISE_MAX_ARGS]; /* the macro form's float64 leaves */
+  jg_dtype dtypes[JG_ELEMENTWISE_MAX_ARGS];
   int64_t step[JG_ELEMENTWISE_MAX_ARGS];
   for (int k = 0; k < nargs && st == JG_OK; k++) {
-    st = leaf_f64(&c, k, &b.leaves[k], &in[k], err);
-    inp[k] = st == JG_OK ? (const double *)in[k].v.array.data : NULL;
+    if (f != NULL) {
+      st = leaf_f64(&c, k, &b.leaves[k], &in[k], err);
+    } else {
+      st = check_leaf(k, &b.leaves[k], err);
+      in[k] = b.leaves[k];
+    }
+    inp[k] = st == JG_OK ? in[k].v.array.data : NULL;
+    inp_f64[k] = f != NULL ? (const double *)inp[k] : NULL;
+    dtypes[k] = st == JG_OK ? in[k].dtype : JG_DTYPE_FLOAT64;
     step[k] = b.is_scalar[k] ? 0 : 1;
   }
   jg_view ov;
@@ -298,13 +318,13 @@ static jg_status apply(const char *fn, const jg_elementwise *f, const jgi_expr *
     if (c.backend == JG_BACKEND_CPU) {
       if (f != NULL) {
         st = jgi_op_sync(&c, err); /* earlier work on the stream (managed memory) */
-        if (st == JG_OK) f->host(n, inp, step, o);
+        if (st == JG_OK) f->host(n, inp_f64, step, o);
       } else {
         st = jgi_op_sync(&c, err);
-        if (st == JG_OK) st = jgi_expr_eval_host(e, n, inp, step, o, err);
+        if (st == JG_OK) st = jgi_expr_eval_host(e, n, inp, dtypes, step, o, err);
       }
     } else if (f != NULL) {
-      st = run_macro_cuda(&c, f, n, inp, step, o, err);
+      st = run_macro_cuda(&c, f, n, inp_f64, step, o, err);
     } else {
       const jg_kernel_arg oa = jgi_op_out_arg(&ov);
       st = run_expr_cuda(&c, e, n, in, step, &oa, err);
@@ -369,7 +389,7 @@ jg_status jg_expr_cuda_source(const char *expr, int nargs, const char *const *na
   jgi_expr e;
   JG_RETURN_NOT_OK(jgi_expr_parse(fn, expr, nargs, names, &e, err));
   char *source = NULL;
-  const jg_status st = jgi_expr_cuda_source(&e, &source, err);
+  const jg_status st = jgi_expr_cuda_source(&e, NULL, &source, err);
   jgi_expr_reset(&e);
   JG_RETURN_NOT_OK(jgi_error_prefix(st, fn, err));
   const size_t len = strlen(source);

@@ -14,6 +14,9 @@
  * the scan (take) and a's subtree below is carried (jgi_carry) by the kept positions. An index
  * instead maps its entries through list_take to positions in a's lists. The result is rebuilt
  * bottom up from the levels' offsets, with a byte-masked node where a level had None lists.
+ * A one-level numeric array masked by a one-level bool mask takes a fused path instead (one
+ * kernel, list_mask: see mask_fast below), with the same results; on bad data it falls back
+ * to the walk, which reports the error.
  *
  * Slices, firsts, lasts and local_index walk down to the level of `axis`, make that level anew
  * (list_range, then list_slice + range_carry + carry, list_pick + carry, or a scan +
@@ -33,6 +36,8 @@ extern JGI_HIDDEN const jg_kernel jgi_kernel_list_take;
 extern JGI_HIDDEN const jg_kernel jgi_kernel_list_slice;
 extern JGI_HIDDEN const jg_kernel jgi_kernel_list_pick;
 extern JGI_HIDDEN const jg_kernel jgi_kernel_local_index;
+extern JGI_HIDDEN const jg_kernel jgi_kernel_list_mask;
+extern JGI_HIDDEN const jg_kernel jgi_kernel_fill;
 
 /* ------------------------------------------------------------------------------------------ */
 /* Helpers                                                                                     */
@@ -316,6 +321,126 @@ static jg_status mask_run(jgi_op_ctx *c, const jg_array *a, const jg_array *mask
   return rebuild(w, &bottom, res, out, err);
 }
 
+/* The fused path (kernel list_mask) for the common case: a one-level list (list-offset, or
+ * starts/stops) over a 1-D numeric content, masked by a one-level list over 1-D bools, with the
+ * same number of lists and the same index dtype, no options. One kernel checks the counts,
+ * numbers the kept values (a single-pass scan with decoupled look-back on the GPU), writes the
+ * result offsets and copies the kept values; the op then reads back the total and the error flag
+ * together (the one synchronisation). Values are copied as raw bytes (any dtype of size 1, 2, 4
+ * or 8). The values buffer is allocated before the total is known, at a capacity that bounds it
+ * (see mask_fast), and copied to a tight buffer when the result would hold less than a quarter of
+ * it. Any data error (unequal counts, a list outside its content) makes the caller rerun the
+ * general path, which reports it with its usual message. */
+
+/* Lists per tile of kernel list_mask (its TILE). */
+#define LIST_MASK_TILE 512
+
+static bool mask_fast_fits(const jg_array *a, const jg_array *mask) {
+  if (!jgi_node_is_list(a->kind) || !jgi_node_is_list(mask->kind)) return false;
+  if (a->length != mask->length || a->buffers[0].dtype != mask->buffers[0].dtype) return false;
+  if (a->kind == JG_NODE_LIST && a->buffers[1].dtype != a->buffers[0].dtype) return false;
+  if (mask->kind == JG_NODE_LIST && mask->buffers[1].dtype != mask->buffers[0].dtype) return false;
+  const jg_array *xv = a->children[0], *mv = mask->children[0];
+  if (xv->kind != JG_NODE_NUMERIC || mv->kind != JG_NODE_NUMERIC) return false;
+  if (xv->buffers[0].layout.ndim != 1 || mv->buffers[0].layout.ndim != 1) return false;
+  if (mv->buffers[0].dtype != JG_DTYPE_BOOL) return false;
+  return jgi_op_raw_dtype(jg_dtype_itemsize(xv->buffers[0].dtype)) != JG_DTYPE_INVALID;
+}
+
+/* Runs list_mask once into `values` (capacity elements); reads back the total and the flag. */
+static jg_status mask_fast_call(jgi_op_ctx *c, jg_len n, const jg_kernel_arg *lists,
+                                jg_kernel_arg xv, jg_kernel_arg mv, jg_len tiles, jg_len capacity,
+                                const jg_view *offsets, const jg_view *values,
+                                const jg_view *state, int64_t *bad, int64_t *total,
+                                jg_error *err) {
+  const jg_kernel_arg fargs[3] = {jg_arg_i64(tiles + 4), jg_arg_i64(0), jgi_op_out_arg(state)};
+  JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_fill, fargs, 3, &c->launch, err));
+  jg_kernel_arg out = jgi_op_out_arg(values);
+  out.dtype = xv.dtype;
+  const jg_kernel_arg args[14] = {
+      jg_arg_i64(n),        lists[0],          lists[1], jg_arg_i64(xv.v.array.length), xv,
+      lists[2],             lists[3],          jg_arg_i64(mv.v.array.length),            mv,
+      jg_arg_i64(tiles),    jg_arg_i64(capacity), jgi_op_out_arg(offsets),               out,
+      jgi_op_out_arg(state)};
+  jg_launch l = c->launch;
+  l.threads = 0;
+  l.block = 256;
+  /* One block per tile: blocks take tiles from the kernel's counter in the order they start. */
+  l.grid = tiles < 1 ? 1 : tiles < ((int64_t)1 << 30) ? tiles : ((int64_t)1 << 30);
+  JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_list_mask, args, 14, &l, err));
+  const jg_len idx[2] = {2, 3};
+  int64_t got[2] = {0, 0};
+  JG_RETURN_NOT_OK(jgi_op_read_ints(c, jg_view_data(state), JG_DTYPE_INT64, idx, 2, got,
+                                    "jg_array_mask: error flag and total", err));
+  *bad = got[0];
+  *total = got[1];
+  return JG_OK;
+}
+
+/* The fused path; *general set (and nothing made) when the data has an error for the general
+ * path to report. */
+static jg_status mask_fast(jgi_op_ctx *c, const jg_array *a, const jg_array *mask, bool *general,
+                           jg_array **out, jg_error *err) {
+  *general = false;
+  const jg_len n = a->length;
+  const jg_array *xn = a->children[0], *mn = mask->children[0];
+  const jg_dtype dt = xn->buffers[0].dtype;
+  jg_kernel_arg lists[4], xv, mv;
+  JG_RETURN_NOT_OK(jgi_op_list_args(c, a, &lists[0], &lists[1], err));
+  JG_RETURN_NOT_OK(jgi_op_list_args(c, mask, &lists[2], &lists[3], err));
+  JG_RETURN_NOT_OK(jgi_op_view_arg(c, &xn->buffers[0], 0, xn->length, &xv, err));
+  JG_RETURN_NOT_OK(jgi_op_view_arg(c, &mn->buffers[0], 0, mn->length, &mv, err));
+  xv.dtype = jgi_op_raw_dtype(jg_dtype_itemsize(dt));
+  /* Capacity: a list-offset side walks at most its content (a list node's lists may overlap, so
+   * its content is only a guess, and a total past it reruns the kernel with the exact total).
+   * A content much longer than its lists need (a slice of a big array) is replaced by the exact
+   * bound, offsets[n] - offsets[0], read back. */
+  jg_len capacity = xn->length;
+  if (a->kind == JG_NODE_LIST_OFFSET) {
+    if (n > 0 && capacity / 64 > n + 4096) {
+      const jg_len idx[2] = {0, n};
+      int64_t ends[2] = {0, 0};
+      JG_RETURN_NOT_OK(jgi_op_read_ints(c, lists[0].v.array.data, lists[0].dtype, idx, 2, ends,
+                                        "jg_array_mask: first and last offsets", err));
+      if (ends[1] >= ends[0] && ends[1] - ends[0] < capacity) capacity = ends[1] - ends[0];
+    }
+  } else if (mask->kind == JG_NODE_LIST_OFFSET || mn->length < capacity) {
+    capacity = mn->length;
+  }
+  const jg_len tiles = n / LIST_MASK_TILE + (n % LIST_MASK_TILE != 0);
+  jg_view offsets, state, values;
+  JG_RETURN_NOT_OK(jgi_op_alloc(c, n + 1, JG_DTYPE_INT64, &offsets, err));
+  JG_RETURN_NOT_OK(jgi_op_alloc(c, tiles + 4, JG_DTYPE_INT64, &state, err));
+  int64_t bad = 0, total = 0;
+  for (int attempt = 0;; ++attempt) {
+    JG_RETURN_NOT_OK(jgi_op_alloc(c, capacity, dt, &values, err));
+    JG_RETURN_NOT_OK(mask_fast_call(c, n, lists, xv, mv, tiles, capacity, &offsets, &values,
+                                    &state, &bad, &total, err));
+    if (bad != 0) {
+      *general = true;
+      return JG_OK;
+    }
+    if (total <= capacity) break;
+    JG_RETURN_IF(attempt > 0, JG_EINTERNAL, err, "list_mask: %lld kept values past %lld",
+                 (long long)total, (long long)capacity);
+    capacity = total;
+  }
+  jg_view kept;
+  const jg_slice sl = JG_SLICE(0, total, 1);
+  JG_RETURN_NOT_OK(jg_view_slice(&kept, &values, 1, &sl, err));
+  if (total < capacity / 4) { /* do not hold on to a mostly unused buffer */
+    jg_view tight;
+    JG_RETURN_NOT_OK(jgi_op_alloc(c, total, dt, &tight, err));
+    if (total > 0) JG_RETURN_NOT_OK(jg_copy_async(&tight, &kept, c->launch.stream, err));
+    kept = tight;
+  }
+  jg_array *content = NULL;
+  JG_RETURN_NOT_OK(jg_array_numeric(&kept, &content, err));
+  const jg_status st = jgi_make_list(&offsets, content, NULL, out, err);
+  jg_array_release(content);
+  return st;
+}
+
 jg_status jg_array_mask(const jg_array *a, const jg_array *mask, jg_stream stream,
                         jg_array **out, jg_error *err) {
   static const char fn[] = "jg_array_mask";
@@ -325,7 +450,10 @@ jg_status jg_array_mask(const jg_array *a, const jg_array *mask, jg_stream strea
   walk w;
   memset(&w, 0, sizeof w);
   jg_array *res = NULL;
-  jg_status st = mask_run(&c, a, mask, &w, &res, err);
+  bool general = true;
+  jg_status st = JG_OK;
+  if (mask_fast_fits(a, mask)) st = mask_fast(&c, a, mask, &general, &res, err);
+  if (st == JG_OK && general) st = mask_run(&c, a, mask, &w, &res, err);
   free(w.levels);
   st = jgi_op_ctx_finish(&c, st, err);
   if (st != JG_OK) {

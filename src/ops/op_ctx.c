@@ -271,3 +271,18 @@ jg_status jgi_op_counts_to_offsets(jgi_op_ctx *c, const jg_view *counts, jg_len 
   return jg_error_set(err, JG_EINTERNAL, -1, "a cuda array in a build without CUDA");
 #endif
 }
+
+jg_dtype jgi_op_raw_dtype(int64_t itemsize) {
+  switch (itemsize) {
+    case 1:
+      return JG_DTYPE_UINT8;
+    case 2:
+      return JG_DTYPE_UINT16;
+    case 4:
+      return JG_DTYPE_UINT32;
+    case 8:
+      return JG_DTYPE_UINT64;
+    default:
+      return JG_DTYPE_INVALID;
+  }
+}

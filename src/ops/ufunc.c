@@ -6,14 +6,37 @@
  * widened with the catalog kernel "cast", one kernel (ufunc_unary, ufunc_binary or where) writes
  * a new buffer of the broadcast length, and jgi_broadcast_wrap puts the broadcast structure back
  * around it. A scalar operand is converted to its final type on the host and copied to the
- * backend as a one-element array, so it needs no cast kernel. */
+ * backend as a one-element array, so it needs no cast kernel.
+ *
+ * Fast paths (the simple binary functions: add, subtract, multiply, true_divide, minimum,
+ * maximum, comparisons, logical, bitwise; results identical to the general path's, which runs
+ * whenever a fast path does not apply or sees anything unusual, so errors and messages are the
+ * general path's):
+ *  - every simple function runs the kernel ufunc_binary_lists, which has no data errors (nothing
+ *    waits for an error word) and takes a scalar by value (no copy to the device);
+ *  - jagged x (a list-offset node with int64 offsets over a numeric leaf) op one value per list
+ *    (a flat numeric array of x's length), either side: one kernel reads the offsets once and
+ *    writes out[j] = f(x[j], w[list of j]) (no parents or index arrays), then one read-back of
+ *    the first and last offsets and the smallest bad list;
+ *  - jagged x op a scalar: the kernel runs over the whole content of x (when it is not much
+ *    longer than the lists need: at most 8 elements per list + 4096) while the first and last
+ *    offsets are read back in the same wait; the result shares x's offsets and, when they span
+ *    the content, the whole output buffer. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal/jgi_broadcast.h"
 #include "jagged/ufunc.h"
 
+#if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
+#include "internal/jgi_cuda.h"
+#include "internal/jgi_transfer.h"
+#endif
+
 extern JGI_HIDDEN const jg_kernel jgi_kernel_cast;
+extern JGI_HIDDEN const jg_kernel jgi_kernel_fill;
+extern JGI_HIDDEN const jg_kernel jgi_kernel_offsets_to_counts;
+extern JGI_HIDDEN const jg_kernel jgi_kernel_ufunc_binary_lists;
 extern JGI_HIDDEN const jg_kernel jgi_kernel_ufunc_unary;
 extern JGI_HIDDEN const jg_kernel jgi_kernel_ufunc_binary;
 extern JGI_HIDDEN const jg_kernel jgi_kernel_where;
@@ -199,6 +222,253 @@ static jg_kernel_arg leaf_arg(const jgi_broadcast *b, int k, const jg_kernel_arg
   return r;
 }
 
+/* Whether f is one of the simple binary functions of ufunc_binary_lists. */
+static bool simple_binary(jg_ufunc f) {
+  const int k = (int)f;
+  return (k >= 1 && k <= 4) || k == 8 || k == 9 || (k >= 11 && k <= 22);
+}
+
+/* binary_type without a message (a fast path leaves the message to the general path). */
+static jg_dtype binary_type_quiet(jg_ufunc f, jg_dtype t) {
+  if (t == JG_DTYPE_INVALID) return t;
+  return binary_type(f, t, "", NULL);
+}
+
+/* `count` (1..8) consecutive int64 values at the start of the dense view v on c's backend, read
+ * back with one copy and one wait. */
+static jg_status read_small(jgi_op_ctx *c, const jg_view *v, int count, int64_t *out,
+                            jg_error *err) {
+  const size_t bytes = (size_t)count * sizeof(int64_t);
+  if (c->backend != JG_BACKEND_CUDA) {
+    memcpy(out, jg_view_data(v), bytes);
+    return JG_OK;
+  }
+#if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
+  int prev = -1;
+  JG_RETURN_NOT_OK(jgi_cuda_device_push(c->device.id, &prev, err));
+  const cudaStream_t s = (cudaStream_t)c->launch.stream;
+  jg_status st = jgi_cuda_error(
+      err, cudaMemcpyAsync(out, jg_view_data(v), bytes, cudaMemcpyDeviceToHost, s),
+      "cudaMemcpyAsync (reading values back)");
+  if (st == JG_OK) jgi_transfer_record(JG_TRANSFER_TO_HOST, (uint64_t)bytes, "ufunc: offsets");
+  const jg_status sync = jgi_cuda_error(err, cudaStreamSynchronize(s), "cudaStreamSynchronize");
+  jgi_cuda_device_pop(prev, c->device.id);
+  return st != JG_OK ? st : sync;
+#else
+  return jg_error_set(err, JG_EINTERNAL, -1, "a cuda array in a build without CUDA");
+#endif
+}
+
+/* The arguments vf, vi of ufunc_binary_lists for scalar s converted to t (scalar_store's
+ * conversions): vf for floats, the bits vi for integers and bool. */
+static void scalar_store(const jg_scalar *s, jg_dtype t, void *p);
+static void scalar_params(const jg_scalar *s, jg_dtype t, double *vf, int64_t *vi) {
+  union {
+    bool b;
+    int8_t i8;
+    int16_t i16;
+    int32_t i32;
+    int64_t i64;
+    uint8_t u8;
+    uint16_t u16;
+    uint32_t u32;
+    uint64_t u64;
+    float f32;
+    double f64;
+  } h;
+  memset(&h, 0, sizeof h);
+  scalar_store(s, t, &h);
+  *vf = 0;
+  *vi = 0;
+  switch (t) {
+    case JG_DTYPE_BOOL: *vi = h.b; break;
+    case JG_DTYPE_INT8: *vi = h.i8; break;
+    case JG_DTYPE_INT16: *vi = h.i16; break;
+    case JG_DTYPE_INT32: *vi = h.i32; break;
+    case JG_DTYPE_INT64: *vi = h.i64; break;
+    case JG_DTYPE_UINT8: *vi = h.u8; break;
+    case JG_DTYPE_UINT16: *vi = h.u16; break;
+    case JG_DTYPE_UINT32: *vi = h.u32; break;
+    case JG_DTYPE_UINT64: *vi = (int64_t)h.u64; break;
+    case JG_DTYPE_FLOAT32: *vf = h.f32; break;
+    default: *vf = h.f64; break;
+  }
+}
+
+/* One call of ufunc_binary_lists (see its spec) with a grid for its mode: n / 2048 blocks of 256
+ * for the dense modes (8 elements per thread: two 16-byte vectors of float32), one block per
+ * tile of 1024 lists for mode 2, at least 1 (the kernel writes info even with nothing else to
+ * do). */
+typedef struct lists_call {
+  int64_t n, nu, vmode, nv, nl, ninfo;
+  bool swap;
+  jg_kernel_arg u, v, offsets, info;
+  double vf;
+  int64_t vi;
+} lists_call;
+
+static jg_status call_lists(jgi_op_ctx *c, jg_ufunc f, const lists_call *q, const jg_view *ov,
+                            jg_error *err) {
+  const jg_kernel_arg args[15] = {
+      jg_arg_i64(q->n),  jg_arg_i64((int64_t)f), jg_arg_i64(q->swap), jg_arg_i64(q->nu), q->u,
+      jg_arg_i64(q->vmode), jg_arg_i64(q->nv), q->v, jg_arg_f64(q->vf), jg_arg_i64(q->vi),
+      jg_arg_i64(q->nl), q->offsets, jg_arg_i64(q->ninfo), q->info, jgi_op_out_arg(ov)};
+  jg_launch l = c->launch;
+  const int64_t work = q->vmode == 2 ? (q->nl + 1023) / 1024 : (q->n + 2047) / 2048;
+  l.grid = work < 1 ? 1 : work > ((int64_t)1 << 30) ? ((int64_t)1 << 30) : work;
+  l.block = 256;
+  return jg_kernel_call(&jgi_kernel_ufunc_binary_lists, args, 15, &l, err);
+}
+
+/* An empty argument of dtype d on c's device. */
+static jg_kernel_arg empty_arg(const jgi_op_ctx *c, jg_dtype d) {
+  return jg_arg_array(NULL, 0, d, c->device);
+}
+
+/* x is a list-offset node with int64 offsets over a 1-D numeric leaf of a kernel dtype. */
+static bool jagged_one_level(const jg_array *x) {
+  if (x->kind != JG_NODE_LIST_OFFSET || x->buffers[0].dtype != JG_DTYPE_INT64) return false;
+  const jg_array *ct = x->children[0];
+  return ct->kind == JG_NODE_NUMERIC && ct->buffers[0].layout.ndim == 1 &&
+         is_kernel_dtype(ct->buffers[0].dtype);
+}
+
+/* x is a flat 1-D numeric array of a kernel dtype. */
+static bool flat_numeric(const jg_array *x) {
+  return x->kind == JG_NODE_NUMERIC && x->buffers[0].layout.ndim == 1 &&
+         is_kernel_dtype(x->buffers[0].dtype);
+}
+
+/* The result of a fast path over list-offset node `J` (L lists whose first and last offsets are
+ * lo and hi): values = positions [first, first + hi - lo) of `ov`, offsets J's own when lo is 0
+ * (shared, as the general path shares them), else compact ones from the counts. */
+static jg_status fast_result(jgi_op_ctx *c, const jg_array *J, int64_t lo, int64_t hi,
+                             const jg_view *ov, int64_t first, jg_array **out, jg_error *err) {
+  const jg_len L = J->length;
+  jg_view vals = *ov, offsets;
+  if (first != 0 || hi - lo != ov->layout.shape[0]) {
+    const jg_slice sl = JG_SLICE(first, first + (hi - lo), 1);
+    JG_RETURN_NOT_OK(jg_view_slice(&vals, ov, 1, &sl, err));
+  }
+  if (lo == 0) {
+    offsets = J->buffers[0];
+  } else {
+    jg_kernel_arg oa;
+    jg_view counts;
+    JG_RETURN_NOT_OK(jgi_op_view_arg(c, &J->buffers[0], 0, L + 1, &oa, err));
+    JG_RETURN_NOT_OK(jgi_op_alloc(c, L, JG_DTYPE_INT64, &counts, err));
+    const jg_kernel_arg args[3] = {jg_arg_i64(L), oa, jgi_op_out_arg(&counts)};
+    JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_offsets_to_counts, args, 3, &c->launch, err));
+    int64_t t = 0;
+    JG_RETURN_NOT_OK(jgi_op_counts_to_offsets(c, &counts, L, &offsets, &t, err));
+  }
+  jg_array *num = NULL;
+  JG_RETURN_NOT_OK(jg_array_numeric(&vals, &num, err));
+  const jg_status st = jg_array_list_offset(&offsets, num, out, err);
+  jg_array_release(num);
+  return st;
+}
+
+/* Most elements a fast path computes speculatively over a content of L lists. */
+static bool content_fits(jg_len m, jg_len L) { return m <= 8 * L + 4096; }
+
+/* Jagged x op one value per list (or the reverse): *out stays NULL when the pattern does not
+ * apply or the data is unusual (bad offsets: the general path then gives the error). */
+static jg_status per_list_fast(jgi_op_ctx *c, jg_ufunc f, const jg_array *x, const jg_array *y,
+                               jg_array **out, jg_error *err) {
+  *out = NULL;
+  if (!simple_binary(f)) return JG_OK;
+  const jg_array *J, *W;
+  bool swap;
+  if (jagged_one_level(x) && flat_numeric(y)) {
+    J = x;
+    W = y;
+    swap = false;
+  } else if (jagged_one_level(y) && flat_numeric(x)) {
+    J = y;
+    W = x;
+    swap = true;
+  } else {
+    return JG_OK;
+  }
+  const jg_len L = J->length;
+  if (W->length != L || L == 1) return JG_OK;
+  const jg_view *dv = &J->children[0]->buffers[0], *wv = &W->buffers[0];
+  const jg_len m = dv->layout.shape[0];
+  const jg_dtype t = binary_type_quiet(f, jg_dtype_promote(dv->dtype, wv->dtype));
+  if (t == JG_DTYPE_INVALID || t != dv->dtype) return JG_OK;
+  const jg_dtype r = returns_bool(f) ? JG_DTYPE_BOOL : t;
+  lists_call q;
+  memset(&q, 0, sizeof q);
+  q.vmode = 2;
+  q.swap = swap;
+  q.nl = L;
+  q.nv = L;
+  q.nu = m;
+  q.ninfo = 3;
+  JG_RETURN_NOT_OK(jgi_op_view_arg(c, &J->buffers[0], 0, L + 1, &q.offsets, err));
+  JG_RETURN_NOT_OK(jgi_op_view_arg(c, dv, 0, m, &q.u, err));
+  jg_kernel_arg w0;
+  JG_RETURN_NOT_OK(jgi_op_view_arg(c, wv, 0, L, &w0, err));
+  JG_RETURN_NOT_OK(cast_leaf(c, &w0, t, &q.v, err));
+  q.n = m;
+  if (!content_fits(m, L)) {
+    const jg_len ends[2] = {0, L};
+    int64_t lohi[2];
+    JG_RETURN_NOT_OK(jgi_op_read_ints(c, q.offsets.v.array.data, JG_DTYPE_INT64, ends, 2, lohi,
+                                      "ufunc: first and last offset", err));
+    if (lohi[0] < 0 || lohi[1] < lohi[0] || lohi[1] > m) return JG_OK;
+    q.n = lohi[1] - lohi[0];
+  }
+  jg_view info, ov;
+  JG_RETURN_NOT_OK(jgi_op_alloc(c, 3, JG_DTYPE_INT64, &info, err));
+  const jg_kernel_arg fargs[3] = {jg_arg_i64(3), jg_arg_i64(-1), jgi_op_out_arg(&info)};
+  JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_fill, fargs, 3, &c->launch, err));
+  q.info = jgi_op_out_arg(&info);
+  JG_RETURN_NOT_OK(jgi_op_alloc(c, q.n, r, &ov, err));
+  JG_RETURN_NOT_OK(call_lists(c, f, &q, &ov, err));
+  int64_t got[3];
+  JG_RETURN_NOT_OK(read_small(c, &info, 3, got, err));
+  const int64_t lo = got[0], hi = got[1];
+  if (got[2] != -1 || lo < 0 || hi < lo || hi > m || hi - lo > q.n) return JG_OK;
+  return fast_result(c, J, lo, hi, &ov, 0, out, err);
+}
+
+/* Jagged x (one level) op a scalar over x's whole content, the first and last offsets read back
+ * after the kernel: *out stays NULL when the pattern does not apply. */
+static jg_status scalar_fast(jgi_op_ctx *c, jg_ufunc f, const jg_array *x, const jg_scalar *s,
+                             jg_dtype sd, bool swap, jg_array **out, jg_error *err) {
+  *out = NULL;
+  if (!simple_binary(f) || !jagged_one_level(x)) return JG_OK;
+  const jg_view *dv = &x->children[0]->buffers[0];
+  const jg_len L = x->length, m = dv->layout.shape[0];
+  if (!content_fits(m, L)) return JG_OK;
+  const jg_dtype t = binary_type_quiet(f, jg_dtype_promote(dv->dtype, sd));
+  if (t == JG_DTYPE_INVALID || t != dv->dtype) return JG_OK;
+  const jg_dtype r = returns_bool(f) ? JG_DTYPE_BOOL : t;
+  lists_call q;
+  memset(&q, 0, sizeof q);
+  q.vmode = 1;
+  q.swap = swap;
+  q.n = q.nu = m;
+  q.nl = L;
+  q.ninfo = 2;
+  q.v = empty_arg(c, t);
+  scalar_params(s, t, &q.vf, &q.vi);
+  JG_RETURN_NOT_OK(jgi_op_view_arg(c, &x->buffers[0], 0, L + 1, &q.offsets, err));
+  JG_RETURN_NOT_OK(jgi_op_view_arg(c, dv, 0, m, &q.u, err));
+  jg_view info, ov;
+  JG_RETURN_NOT_OK(jgi_op_alloc(c, 2, JG_DTYPE_INT64, &info, err));
+  q.info = jgi_op_out_arg(&info);
+  JG_RETURN_NOT_OK(jgi_op_alloc(c, m, r, &ov, err));
+  JG_RETURN_NOT_OK(call_lists(c, f, &q, &ov, err));
+  int64_t got[2];
+  JG_RETURN_NOT_OK(read_small(c, &info, 2, got, err));
+  const int64_t lo = got[0], hi = got[1];
+  if (lo < 0 || hi < lo || hi > m) return JG_OK;
+  return fast_result(c, x, lo, hi, &ov, lo, out, err);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* The functions                                                                               */
 /* ------------------------------------------------------------------------------------------ */
@@ -265,6 +535,17 @@ static jg_status binary_on(jgi_op_ctx *c, jg_ufunc f, const jgi_broadcast *b, jg
   const jg_dtype r = returns_bool(f) ? JG_DTYPE_BOOL : t;
   jg_view ov;
   JG_RETURN_NOT_OK(jgi_op_alloc(c, b->length, r, &ov, err));
+  if (simple_binary(f) && !b->is_scalar[0] && !b->is_scalar[1]) {
+    lists_call q;
+    memset(&q, 0, sizeof q);
+    q.n = q.nu = q.nv = b->length;
+    q.u = leaf_arg(b, 0, &xa);
+    q.v = leaf_arg(b, 1, &ya);
+    q.nl = -1;
+    q.offsets = q.info = empty_arg(c, JG_DTYPE_INT64);
+    JG_RETURN_NOT_OK(call_lists(c, f, &q, &ov, err));
+    return jgi_broadcast_wrap(b, &ov, out, err);
+  }
   const jg_kernel_arg args[7] = {jg_arg_i64(b->length),      jg_arg_i64((int64_t)f),
                                  jg_arg_i64(leaf_len(b, 0)), leaf_arg(b, 0, &xa),
                                  jg_arg_i64(leaf_len(b, 1)), leaf_arg(b, 1, &ya),
@@ -289,7 +570,17 @@ jg_status jg_array_ufunc2(jg_ufunc f, const jg_array *x, const jg_array *y, jg_s
   JG_RETURN_NOT_OK(jgi_op_ctx_init(&c, fn, x, stream, err));
   jgi_broadcast b;
   jg_array *res = NULL;
-  jg_status st = jgi_broadcast_init(&c, 2, (const jg_array *const[]){x, y}, &b, err);
+  jg_status st = per_list_fast(&c, f, x, y, &res, err);
+  if (st == JG_OK && res != NULL) {
+    st = jgi_op_ctx_finish(&c, st, err);
+    if (st != JG_OK) {
+      jg_array_release(res);
+      return st;
+    }
+    *out = res;
+    return JG_OK;
+  }
+  if (st == JG_OK) st = jgi_broadcast_init(&c, 2, (const jg_array *const[]){x, y}, &b, err);
   if (st == JG_OK) {
     st = binary_on(&c, f, &b, jg_dtype_promote(b.leaves[0].dtype, b.leaves[1].dtype), &res, err);
     jgi_broadcast_reset(&b);
@@ -355,6 +646,40 @@ static jg_dtype leaf_dtype(const jg_array *x) {
   return p->kind == JG_NODE_NUMERIC ? p->buffers[0].dtype : JG_DTYPE_FLOAT64;
 }
 
+/* x op scalar s (or s op x when swap) for a simple f through the general broadcast of x alone,
+ * the scalar passed to the kernel by value. */
+static jg_status scalar_simple(jgi_op_ctx *c, jg_ufunc f, const jg_array *x, const jg_scalar *s,
+                               jg_dtype sd, bool swap, jg_array **out, jg_error *err) {
+  jgi_broadcast b;
+  static const char *const names[1] = {"x"};
+  JG_RETURN_NOT_OK(jgi_broadcast_init_named(c, 1, (const jg_array *const[]){x}, names, &b, err));
+  jg_status st = JG_OK;
+  const jg_dtype t = binary_type(f, jg_dtype_promote(b.leaves[0].dtype, sd), c->fn, err);
+  if (t == JG_DTYPE_INVALID) st = err != NULL ? err->status : JG_EDTYPE;
+  jg_kernel_arg xa;
+  jg_view ov;
+  if (st == JG_OK) st = cast_leaf(c, &b.leaves[0], t, &xa, err);
+  const jg_dtype r = returns_bool(f) ? JG_DTYPE_BOOL : t;
+  const jg_len n = leaf_len(&b, 0);
+  if (st == JG_OK) st = jgi_op_alloc(c, n, r, &ov, err);
+  if (st == JG_OK) {
+    lists_call q;
+    memset(&q, 0, sizeof q);
+    q.n = q.nu = n;
+    q.u = leaf_arg(&b, 0, &xa);
+    q.vmode = 1;
+    q.swap = swap;
+    q.v = empty_arg(c, t);
+    scalar_params(s, t, &q.vf, &q.vi);
+    q.nl = -1;
+    q.offsets = q.info = empty_arg(c, JG_DTYPE_INT64);
+    st = call_lists(c, f, &q, &ov, err);
+  }
+  if (st == JG_OK) st = jgi_broadcast_wrap(&b, &ov, out, err);
+  jgi_broadcast_reset(&b);
+  return st;
+}
+
 jg_status jg_array_ufunc2_scalar(jg_ufunc f, const jg_array *x, jg_scalar s, bool scalar_on_left,
                                  jg_stream stream, jg_array **out, jg_error *err) {
   static const char fn[] = "jg_array_ufunc2_scalar";
@@ -373,7 +698,19 @@ jg_status jg_array_ufunc2_scalar(jg_ufunc f, const jg_array *x, jg_scalar s, boo
   jg_array *sa = NULL, *res = NULL;
   jgi_broadcast b;
   memset(&b, 0, sizeof b);
-  jg_status st = scalar_array(&c, &s, sd, &sa, err);
+  jg_status st = JG_OK;
+  if (simple_binary(f)) {
+    st = scalar_fast(&c, f, x, &s, sd, scalar_on_left, &res, err);
+    if (st == JG_OK && res == NULL) st = scalar_simple(&c, f, x, &s, sd, scalar_on_left, &res, err);
+    st = jgi_op_ctx_finish(&c, st, err);
+    if (st != JG_OK) {
+      jg_array_release(res);
+      return st;
+    }
+    *out = res;
+    return JG_OK;
+  }
+  st = scalar_array(&c, &s, sd, &sa, err);
   if (st == JG_OK) {
     const jg_array *in[2] = {scalar_on_left ? sa : x, scalar_on_left ? x : sa};
     static const char *const names_l[2] = {"the scalar", "x"};

@@ -180,6 +180,44 @@ static void test_long_random(void **state) {
   free(pl);
 }
 
+/* float32 and int32 inputs over several blocks of the host evaluator: each value is converted
+ * to float64 as it is read, block by block, with the same result as converting first. */
+static void test_long_other_dtypes(void **state) {
+  (void)state;
+  enum { M = 3000 };
+  float *xv = malloc(M * sizeof *xv);
+  int32_t *yv = malloc(M * sizeof *yv);
+  assert_non_null(xv);
+  assert_non_null(yv);
+  for (int j = 0; j < M; j++) {
+    xv[j] = (float)uniform(-10, 10);
+    yv[j] = (int32_t)uniform(-1e6, 1e6);
+  }
+  jg_array *x = jgt_numeric(xv, M, JG_DTYPE_FLOAT32), *y = jgt_numeric(yv, M, JG_DTYPE_INT32);
+  jg_array *k = jgt_numeric((const int64_t[]){-3}, 1, JG_DTYPE_INT64);
+  const char *names[] = {"x", "y", "k"};
+  const jg_array *args[] = {x, y, k};
+  jg_array *out = NULL;
+  JGT_OK(jg_array_eval("x * x + y * k", 3, names, args, NULL, &out, &jgt_err_));
+  jg_len n = 0;
+  const double *o = leaf_data(out, &n);
+  assert_int_equal(n, M);
+  int bad = 0;
+  for (int j = 0; j < M; j++) {
+    const double want = (double)xv[j] * (double)xv[j] + (double)yv[j] * -3.0;
+    if (!same_bits(o[j], want) && bad++ < 3) {
+      print_error("element %d: %.17g, expected %.17g\n", j, o[j], want);
+    }
+  }
+  assert_int_equal(bad, 0);
+  jg_array_release(out);
+  jg_array_release(x);
+  jg_array_release(y);
+  jg_array_release(k);
+  free(xv);
+  free(yv);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* The macro form                                                                              */
 /* ------------------------------------------------------------------------------------------ */
@@ -442,7 +480,7 @@ static void test_cuda_source(void **state) {
                "extern \"C\" __global__ void jg_expr(long long n, const double *__restrict__ "
                "a0, long long s0, const double *__restrict__ a1, long long s1, double "
                "*__restrict__ out)");
-  JGT_CONTAINS(buf, "const double t0 = a0[i * s0];");
+  JGT_CONTAINS(buf, "const double t0 = (double)a0[i * s0];");
   JGT_CONTAINS(buf, "const double t2 = t0 * t1;");
   JGT_CONTAINS(buf, "const double t4 = t2 + t3;");
   JGT_CONTAINS(buf, "out[i] = t4;");
@@ -511,7 +549,8 @@ static void test_cuda_source_compiles(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_table),        cmocka_unit_test(test_inputs_untouched),
-      cmocka_unit_test(test_long_random),  cmocka_unit_test(test_macro_descriptor),
+      cmocka_unit_test(test_long_random),  cmocka_unit_test(test_long_other_dtypes),
+      cmocka_unit_test(test_macro_descriptor),
       cmocka_unit_test(test_macro_apply),  cmocka_unit_test(test_macro_errors),
       cmocka_unit_test(test_parse_errors), cmocka_unit_test(test_names_and_args),
       cmocka_unit_test(test_cuda_source),  cmocka_unit_test(test_cuda_source_compiles),

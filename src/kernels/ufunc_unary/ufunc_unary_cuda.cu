@@ -1,9 +1,13 @@
 /* ufunc_unary_cuda.cu: CUDA implementation of kernel "ufunc_unary" (ufunc_unary.json), with the
- * semantics of ufunc_unary_body.h (the host side): one thread per element, grid-stride,
- * coalesced, the function number uniform across the grid. BAD_OP is checked first by every
+ * semantics of ufunc_unary_body.h (the host side): grid-stride, several elements in flight per
+ * thread, coalesced, the function number uniform across the grid. BAD_OP is checked first by every
  * thread and reported by thread 0. Floats stay in T's precision with the CUDA math library:
  * exact for negative, abs, sqrt, floor, ceil and the tests; within a few ulp of the host's libm
  * for exp, log and the trigonometric and hyperbolic functions. */
+
+/* At most 64 registers a thread (1024 threads a block must still launch); a macro, so that the
+ * catalog's signature check finds the kernel name right after `void`. */
+#define JGK_UFU_BOUNDS __launch_bounds__(1024, 1)
 template <typename T>
 struct jgk_ufu_kind {
   static constexpr bool is_float = false;
@@ -78,12 +82,29 @@ __device__ inline R jgk_ufu_apply(int64_t op, T a) {
 }
 
 template <typename T, typename R>
-__global__ void jgk_ufunc_unary(int64_t n, int64_t op, const T *__restrict__ x,
-                                R *__restrict__ out, unsigned long long *error_word) {
+__global__ void JGK_UFU_BOUNDS jgk_ufunc_unary(int64_t n, int64_t op,
+                                                          const T *__restrict__ x,
+                                                          R *__restrict__ out,
+                                                          unsigned long long *error_word) {
   if (!jgk_ufu_defined(op, jgk_ufu_kind<T>::is_float, jgk_ufu_is_bool<T>::value,
                        jgk_ufu_is_bool<R>::value)) {
     if (blockIdx.x == 0 && threadIdx.x == 0) jgk_fail(error_word, op, JGK_UFUNC_UNARY_BAD_OP);
     return;
   }
-  JGK_FOR(i, n) { out[i] = jgk_ufu_apply<T, R>(op, x[i]); }
+  /* JGK_UFS_UNROLL (jgk_common.cuh) loads a grid apart in flight per thread, then the results. */
+  const int64_t stride = (int64_t)blockDim.x * gridDim.x;
+  for (int64_t k0 = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k0 < n;
+       k0 += JGK_UFS_UNROLL * stride) {
+    T a[JGK_UFS_UNROLL];
+#pragma unroll
+    for (int r = 0; r < JGK_UFS_UNROLL; ++r) {
+      const int64_t k = k0 + r * stride;
+      a[r] = k < n ? x[k] : (T)0;
+    }
+#pragma unroll
+    for (int r = 0; r < JGK_UFS_UNROLL; ++r) {
+      const int64_t k = k0 + r * stride;
+      if (k < n) out[k] = jgk_ufu_apply<T, R>(op, a[r]);
+    }
+  }
 }

@@ -1,0 +1,144 @@
+/* test_mask_fast.c: jg_array_mask's fused path (kernel list_mask) on host arrays: every case of
+ * jgt_mask_fast_cases.h through the fused path and through the general walk (the same data with
+ * int32 mask lists), both compared with a plain reference loop and with each other; the issue's
+ * case; every dtype; overlapping list nodes whose kept values pass the guessed capacity; and
+ * the errors (unequal counts, a list past its content), which must be the general path's. */
+#include "jg_test.h"
+#include "jgt_mask_fast_cases.h"
+
+static int run_case(const jgt_mf_case *c) {
+  jgt_mf_input in;
+  jgt_mf_build(c, &in);
+  jg_array *fast = NULL, *general = NULL;
+  jg_error ef, eg;
+  jg_error_clear(&ef);
+  jg_error_clear(&eg);
+  const jg_status sf = jg_array_mask(in.x, in.mask, NULL, &fast, &ef);
+  const jg_status sg = jg_array_mask(in.x, in.mask_general, NULL, &general, &eg);
+  int failed = 0;
+  if (in.bad >= 0) {
+    char want[64];
+    snprintf(want, sizeof want, "mask list %lld has", (long long)in.bad);
+    if (sf != JG_ESHAPE || sg != JG_ESHAPE || ef.index != in.bad || eg.index != in.bad ||
+        strcmp(ef.message, eg.message) != 0 || strstr(ef.message, want) == NULL ||
+        fast != NULL) {
+      print_error("%s: fused %s %lld \"%s\", general %s %lld \"%s\"\n", c->name,
+                  jg_status_name(sf), (long long)ef.index, ef.message, jg_status_name(sg),
+                  (long long)eg.index, eg.message);
+      failed = 1;
+    }
+  } else if (sf != JG_OK || sg != JG_OK) {
+    print_error("%s: fused %s \"%s\", general %s \"%s\"\n", c->name, jg_status_name(sf),
+                ef.message, jg_status_name(sg), eg.message);
+    failed = 1;
+  } else {
+    failed |= jgt_mf_check(c->name, "fused", &in, fast);
+    failed |= jgt_mf_check(c->name, "general", &in, general);
+    char tf[256], tg[256];
+    JGT_OK(jg_array_type_string(fast, tf, sizeof tf, NULL, &jgt_err_));
+    JGT_OK(jg_array_type_string(general, tg, sizeof tg, NULL, &jgt_err_));
+    if (strcmp(tf, tg) != 0) {
+      print_error("%s: types %s and %s\n", c->name, tf, tg);
+      failed = 1;
+    }
+    JGT_OK(jg_array_validate(fast, JG_VALIDATE_FULL, NULL, &jgt_err_));
+  }
+  jg_array_release(fast);
+  jg_array_release(general);
+  jgt_mf_free(&in);
+  return failed;
+}
+
+static void test_cases(void **state) {
+  (void)state;
+  int failed = 0;
+  for (int k = 0; k < JGT_MF_NCASES; ++k) failed += run_case(&jgt_mf_cases[k]);
+  assert_int_equal(failed, 0);
+}
+
+static void test_every_dtype(void **state) {
+  (void)state;
+  static const jg_dtype dts[] = {JG_DTYPE_BOOL,   JG_DTYPE_INT8,   JG_DTYPE_INT16,
+                                 JG_DTYPE_INT32,  JG_DTYPE_INT64,  JG_DTYPE_UINT8,
+                                 JG_DTYPE_UINT16, JG_DTYPE_UINT32, JG_DTYPE_UINT64,
+                                 JG_DTYPE_FLOAT16, JG_DTYPE_FLOAT32, JG_DTYPE_FLOAT64};
+  int failed = 0;
+  for (size_t k = 0; k < sizeof dts / sizeof dts[0]; ++k) {
+    jgt_mf_case c = {jg_dtype_name(dts[k]), 1500, JGT_MF_POISSON, JGT_MF_OFFSETS, dts[k], 0.5,
+                     2, 1, -1};
+    failed += run_case(&c);
+  }
+  assert_int_equal(failed, 0);
+}
+
+/* The issue's case: [[0, 1, 2], [3, 4]] masked by offsets [0, 3, 5] over [T, F, F, T, T, F, F]. */
+static void test_issue_case(void **state) {
+  (void)state;
+  jg_array *a = JGT_OFFSETS(jgt_i64(JGT_I64(0, 1, 2, 3, 4), 5), 0, 3, 5);
+  static const bool mv[7] = {true, false, false, true, true, false, false};
+  jg_array *m = JGT_OFFSETS(jgt_numeric(mv, 7, JG_DTYPE_BOOL), 0, 3, 5), *out = NULL;
+  JGT_OK(jg_array_mask(a, m, NULL, &out, &jgt_err_));
+  char text[64], type[64];
+  JGT_OK(jg_array_to_string(out, 60, text, sizeof text, NULL, &jgt_err_));
+  JGT_OK(jg_array_type_string(out, type, sizeof type, NULL, &jgt_err_));
+  assert_string_equal(text, "[[0], [3, 4]]");
+  assert_string_equal(type, "2 * var * int64");
+  jg_array_release(out);
+  jg_array_release(m);
+  jg_array_release(a);
+}
+
+/* List nodes whose lists overlap: 3 lists of the same 4 values, all kept, so 12 values where
+ * the contents hold 4 (the fused path reruns at the exact total). */
+static void test_overlapping_lists(void **state) {
+  (void)state;
+  static const int64_t starts[3] = {0, 0, 1}, counts[3] = {4, 4, 3};
+  static const float xv[4] = {1.5f, 2.5f, 3.5f, 4.5f};
+  static const bool mv[4] = {true, true, true, true};
+  jg_array *x = jgt_mf_list(starts, counts, 3, JG_DTYPE_INT64, jgt_numeric(xv, 4, JG_DTYPE_FLOAT32));
+  jg_array *m = jgt_mf_list(starts, counts, 3, JG_DTYPE_INT64, jgt_numeric(mv, 4, JG_DTYPE_BOOL));
+  jg_array *out = NULL;
+  JGT_OK(jg_array_mask(x, m, NULL, &out, &jgt_err_));
+  char text[128];
+  JGT_OK(jg_array_to_string(out, 120, text, sizeof text, NULL, &jgt_err_));
+  assert_string_equal(text, "[[1.5, 2.5, 3.5, 4.5], [1.5, 2.5, 3.5, 4.5], [2.5, 3.5, 4.5]]");
+  jg_array_release(out);
+  jg_array_release(m);
+  jg_array_release(x);
+}
+
+/* A list of x past its content: the general path's error, from either mask shape. */
+static void test_list_past_content(void **state) {
+  (void)state;
+  static const int64_t starts[3] = {0, 1, 2}, counts[3] = {1, 1, 3}, mstarts[3] = {0, 1, 2};
+  static const float xv[4] = {1, 2, 3, 4};
+  static const bool mv[5] = {true, true, true, true, true};
+  jg_array *x = jgt_mf_list(starts, counts, 3, JG_DTYPE_INT64, jgt_numeric(xv, 4, JG_DTYPE_FLOAT32));
+  jg_array *m = jgt_mf_list(mstarts, counts, 3, JG_DTYPE_INT64, jgt_numeric(mv, 5, JG_DTYPE_BOOL));
+  jg_array *mg = jgt_mf_list(mstarts, counts, 3, JG_DTYPE_INT32, jgt_numeric(mv, 5, JG_DTYPE_BOOL));
+  jg_array *out = NULL;
+  jg_error ef, eg;
+  const jg_status sf = jg_array_mask(x, m, NULL, &out, &ef);
+  assert_null(out);
+  const jg_status sg = jg_array_mask(x, mg, NULL, &out, &eg);
+  assert_null(out);
+  assert_int_equal(sf, JG_EVALUE);
+  assert_int_equal(sg, JG_EVALUE);
+  assert_int_equal(ef.index, eg.index);
+  assert_string_equal(ef.message, eg.message);
+  JGT_CONTAINS(ef.message, "jg_array_mask");
+  jg_array_release(mg);
+  jg_array_release(m);
+  jg_array_release(x);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_cases),
+      cmocka_unit_test(test_every_dtype),
+      cmocka_unit_test(test_issue_case),
+      cmocka_unit_test(test_overlapping_lists),
+      cmocka_unit_test(test_list_past_content),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
