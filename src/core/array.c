@@ -74,8 +74,11 @@ void *jgi_view_element_ptr(const jg_view *view, jg_len i) {
 }
 
 int64_t jgi_view_get_index(const jg_view *view, jg_len i) {
-  const void *p = jgi_view_element_ptr(view, i);
-  switch (view->dtype) {
+  return jgi_index_at(jgi_view_element_ptr(view, i), view->dtype);
+}
+
+int64_t jgi_index_at(const void *p, jg_dtype dtype) {
+  switch (dtype) {
     case JG_DTYPE_BOOL:
     case JG_DTYPE_UINT8:
       return *(const uint8_t *)p;

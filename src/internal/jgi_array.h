@@ -119,6 +119,10 @@ JGI_HIDDEN jg_status jgi_view_device(const jg_view *view, jg_device *out, jg_err
  *  shape[0]: nothing is checked (callers check first). Honours slice_offset and strides. */
 JGI_HIDDEN int64_t jgi_view_get_index(const jg_view *view, jg_len i);
 
+/** The integer of `dtype` (int8..int64, uint8..uint64, bool) stored at host address `p`, widened
+ *  to int64 (uint64 values above INT64_MAX wrap); 0 for other dtypes. Nothing is checked. */
+JGI_HIDDEN int64_t jgi_index_at(const void *p, jg_dtype dtype);
+
 /** Address of element `i` along axis 0 of a host-accessible view (ndim >= 1): base + itemsize *
  *  (slice_offset + i * strides[0]). Not checked. */
 JGI_HIDDEN void *jgi_view_element_ptr(const jg_view *view, jg_len i);

@@ -142,36 +142,12 @@ jg_status jgi_op_remake(const jg_array *a, jg_array *child, jg_array **out, jg_e
   return JG_OK;
 }
 
-/* An integer of `dtype` at p, widened. */
-static int64_t widen(const void *p, jg_dtype dtype) {
-  switch (dtype) {
-    case JG_DTYPE_BOOL:
-    case JG_DTYPE_UINT8:
-      return *(const uint8_t *)p;
-    case JG_DTYPE_INT8:
-      return *(const int8_t *)p;
-    case JG_DTYPE_INT16:
-      return *(const int16_t *)p;
-    case JG_DTYPE_UINT16:
-      return *(const uint16_t *)p;
-    case JG_DTYPE_INT32:
-      return *(const int32_t *)p;
-    case JG_DTYPE_UINT32:
-      return *(const uint32_t *)p;
-    default: {
-      int64_t v;
-      memcpy(&v, p, sizeof v);
-      return v;
-    }
-  }
-}
-
 jg_status jgi_op_read_ints(jgi_op_ctx *c, const void *data, jg_dtype dtype, const jg_len *idx,
                            int count, int64_t *out, const char *what, jg_error *err) {
   JG_RETURN_IF(count < 1 || count > 8, JG_EINVAL, err, "cannot read %d values at once", count);
   const int64_t isz = jg_dtype_itemsize(dtype);
   if (c->backend != JG_BACKEND_CUDA) {
-    for (int k = 0; k < count; k++) out[k] = widen((const char *)data + isz * idx[k], dtype);
+    for (int k = 0; k < count; k++) out[k] = jgi_index_at((const char *)data + isz * idx[k], dtype);
     return JG_OK;
   }
 #if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
@@ -193,7 +169,7 @@ jg_status jgi_op_read_ints(jgi_op_ctx *c, const void *data, jg_dtype dtype, cons
   jgi_cuda_device_pop(prev, c->device.id);
   if (st == JG_OK) st = sync;
   JG_RETURN_NOT_OK(st);
-  for (int k = 0; k < count; k++) out[k] = widen(&raw[k], dtype);
+  for (int k = 0; k < count; k++) out[k] = jgi_index_at(&raw[k], dtype);
   return JG_OK;
 #else
   return jg_error_set(err, JG_EINTERNAL, -1, "a cuda array in a build without CUDA");
