@@ -13,8 +13,9 @@
  *   pairs         jg_array_combinations(x, 2)
  * The floor of an operation is the bytes it must read and write (values, masks, offsets, counted
  * once) divided by the measured device-to-device copy bandwidth; for combinations, the bytes of
- * its output alone (the issue's measure). Host references are plain loops over the same
- * buffers, single-threaded. The device results are checked against the host results. */
+ * its output alone (the issue's measure). JG_BENCH_ONLY=TEXT times on the device only the
+ * operations whose names contain TEXT (for a profiler). Host references are plain loops over the
+ * same buffers, single-threaded. The device results are checked against the host results. */
 #include <stdio.h>
 #include <string.h>
 
@@ -287,7 +288,9 @@ int main(int argc, char **argv) {
     printf("\n%-36s %10s %10s %10s %9s\n", "device (data on the GPU)", "floor ms", "ms", "GB/s",
            "of floor");
     printf("D2D copy bandwidth: %.1f GB/s\n", bw / 1e9);
+    const char *only = getenv("JG_BENCH_ONLY");
     for (int k = 0; k < nops; ++k) {
+      if (only != NULL && strstr(ops[k].name, only) == NULL) continue;
       jg_array *res = NULL, *back = NULL;
       const double td = time_op(ops[k].op, &dd, &res, ops[k].name);
       if (jg_array_to_host(res, NULL, &back, &err) != JG_OK) return 1;

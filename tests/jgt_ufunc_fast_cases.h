@@ -8,9 +8,10 @@
  * list node with starts and stops), which runs the general path. The two results must print the
  * same (values, None, type) and have the same leaf bytes; the fast result's offsets start at 0
  * and are the input's own buffer when the input's offsets start at 0. Layouts: no lists, all
- * lists empty, offsets not starting at 0, a sliced array, one very long list (content far longer
- * than 8 per list: the path that reads the first and last offset first), 1000 lists with a last
- * one empty, a list node, a content longer than the lists need, 100000 lists. */
+ * lists empty, offsets not starting at 0 (at 3; and at 8, on a 16-byte boundary of float32, with
+ * a last list empty), a sliced array, one very long list (content far longer than 8 per list:
+ * the path that reads the first and last offset first), 1000 lists with a last one empty, a
+ * list node, a content longer than the lists need, 100000 lists. */
 #ifndef JAGGED_TESTS_JGT_UFUNC_FAST_CASES_H
 #define JAGGED_TESTS_JGT_UFUNC_FAST_CASES_H
 
@@ -46,6 +47,7 @@ static inline jg_len jgt_ufc_counts(int k, int64_t **counts, int64_t *start, int
     c[2] = 0;
   }
   if (k == 5 || k == 6) c[n - 1] = 0;
+  if (k == 6) *start = 8; /* not at 0, but on a 16-byte vector boundary of float32 */
   if (k == 7) *extra = 40;
   *counts = c;
   return n;
