@@ -101,7 +101,6 @@ int64_t jgi_index_at(const void *p, jg_dtype dtype) {
   }
 }
 
-
 const char *jgi_array_buffer_name(jg_node_kind kind, int k) {
   switch (kind) {
     case JG_NODE_NUMERIC:

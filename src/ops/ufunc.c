@@ -260,10 +260,10 @@ static jg_status read_small(jgi_op_ctx *c, const jg_view *v, int count, int64_t 
 }
 
 /* The arguments vf, vi of ufunc_binary_lists for scalar s converted to t (scalar_store's
- * conversions): vf for floats, the bits vi for integers and bool. */
+ * conversions): vf for floats, the bits vi for integers and bool (widened by jgi_index_at). */
 static void scalar_store(const jg_scalar *s, jg_dtype t, void *p);
 static void scalar_params(const jg_scalar *s, jg_dtype t, double *vf, int64_t *vi) {
-  union {
+  union { /* every type scalar_store may write */
     bool b;
     int8_t i8;
     int16_t i16;
@@ -278,21 +278,8 @@ static void scalar_params(const jg_scalar *s, jg_dtype t, double *vf, int64_t *v
   } h;
   memset(&h, 0, sizeof h);
   scalar_store(s, t, &h);
-  *vf = 0;
-  *vi = 0;
-  switch (t) {
-    case JG_DTYPE_BOOL: *vi = h.b; break;
-    case JG_DTYPE_INT8: *vi = h.i8; break;
-    case JG_DTYPE_INT16: *vi = h.i16; break;
-    case JG_DTYPE_INT32: *vi = h.i32; break;
-    case JG_DTYPE_INT64: *vi = h.i64; break;
-    case JG_DTYPE_UINT8: *vi = h.u8; break;
-    case JG_DTYPE_UINT16: *vi = h.u16; break;
-    case JG_DTYPE_UINT32: *vi = h.u32; break;
-    case JG_DTYPE_UINT64: *vi = (int64_t)h.u64; break;
-    case JG_DTYPE_FLOAT32: *vf = h.f32; break;
-    default: *vf = h.f64; break;
-  }
+  *vf = t == JG_DTYPE_FLOAT32 ? h.f32 : t == JG_DTYPE_FLOAT64 ? h.f64 : 0;
+  *vi = jgi_index_at(&h, t);
 }
 
 /* One call of ufunc_binary_lists (see its spec) with a grid for its mode: n / 2048 blocks of 256
