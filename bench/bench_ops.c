@@ -14,7 +14,9 @@
  * The floor of an operation is the bytes it must read and write (values, masks, offsets, counted
  * once) divided by the measured device-to-device copy bandwidth; for combinations, the bytes of
  * its output alone (the issue's measure). JG_BENCH_ONLY=TEXT times on the device only the
- * operations whose names contain TEXT (for a profiler). Host references are plain loops over the
+ * operations whose names contain TEXT (for a profiler); JG_BENCH_NO_HOST_POOL=1 turns the host
+ * pool's cache off (jg_memory_resource_host_pool_set_limit(0): every host result then comes
+ * fresh from the C library, as before the pool). Host references are plain loops over the
  * same buffers, single-threaded. The device results are checked against the host results. */
 #include <stdio.h>
 #include <string.h>
@@ -187,6 +189,7 @@ int main(int argc, char **argv) {
   /* Host: plain loops (references), then jagged (JG_BENCH_DEVICE_ONLY=1 skips the timing, not the
    * host results the device is checked against). */
   const bool host_timing = getenv("JG_BENCH_DEVICE_ONLY") == NULL;
+  if (getenv("JG_BENCH_NO_HOST_POOL") != NULL) (void)jg_memory_resource_host_pool_set_limit(0);
   double t[RUNS], ref[6] = {NAN, NAN, NAN, NAN, NAN, NAN};
   if (host_timing) {
     for (int r = -2; r < RUNS; ++r) {

@@ -29,7 +29,8 @@ typedef enum jg_memory_kind {
   JG_MEMORY_DEVICE = 3,      /**< device memory (cudaMalloc) */
   JG_MEMORY_MANAGED = 4,     /**< managed memory (cudaMallocManaged, attach global) */
   JG_MEMORY_DEVICE_POOL = 5, /**< stream-ordered device pool (cudaMallocAsync / cudaFreeAsync) */
-  JG_MEMORY_USER = 6         /**< a user-supplied allocator hook */
+  JG_MEMORY_USER = 6,        /**< a user-supplied allocator hook */
+  JG_MEMORY_HOST_POOL = 7    /**< pageable host memory with a cache of large freed blocks */
 } jg_memory_kind;
 
 typedef struct jg_memory_resource jg_memory_resource;
@@ -73,6 +74,28 @@ struct jg_memory_resource {
  *  Device {JG_DEVICE_CPU, 0}, host-accessible only, not stream-ordered. Static storage; never
  *  NULL; needs no CUDA. */
 JG_API jg_memory_resource *jg_memory_resource_host(void);
+
+/** The library's host pool: the host resource (pageable memory, aligned to max(64, alignment)
+ *  bytes) plus a cache of large freed blocks, as CuPy's memory pool does for device memory.
+ *  A block of 1 MiB or more is allocated at its size class (the size rounded up to an eighth of
+ *  its power of two, so at most 12.5% more; aligned to max(4096, alignment)) and, when released,
+ *  kept for the next allocation of the same class instead of going back to the C library, so
+ *  its pages are already mapped: a freshly allocated result costs no page faults. Smaller blocks
+ *  are allocated and freed as by jg_memory_resource_host. The cache holds at most 1 GiB by
+ *  default (jg_memory_resource_host_pool_set_limit), oldest blocks freed first; hand it back
+ *  with jg_memory_resource_trim and see its size with jg_memory_resource_get_cached. When the C
+ *  library cannot give a block, the cache is freed and the allocation tried once more. The
+ *  operations of ops.h and the other operation headers allocate their host results from it.
+ *  Errors of its allocate hook: as jg_memory_resource_host (JG_EINVAL for an alignment that is
+ *  not a power of two, JG_ENOMEM above PTRDIFF_MAX or when memory is exhausted).
+ *  Kind JG_MEMORY_HOST_POOL, device {JG_DEVICE_CPU, 0}, host-accessible only, not stream-ordered.
+ *  Static storage; never NULL; needs no CUDA; thread-safe. */
+JG_API jg_memory_resource *jg_memory_resource_host_pool(void);
+
+/** Sets the most bytes the host pool (jg_memory_resource_host_pool) keeps cached, freeing the
+ *  oldest cached blocks beyond it now, and returns the previous limit. 0 turns the cache off.
+ *  Blocks in use are never affected. Thread-safe; never fails. */
+JG_API size_t jg_memory_resource_host_pool_set_limit(size_t max_cached_bytes);
 
 /** The pinned-host resource (cudaMallocHost, freed with cudaFreeHost), host- and device-
  *  accessible (portable: with unified addressing every device sees the host address). Device
@@ -138,10 +161,20 @@ JG_API jg_status jg_memory_resource_device_pool(int device_id, jg_memory_resourc
 /** Gives the memory a stream-ordered pool resource (jg_memory_resource_device_pool or
  *  jg_memory_resource_pool_create) holds cached beyond `keep_bytes` back to the driver
  *  (cudaMemPoolTrimTo: memory of live allocations is never freed; call after synchronising the
- *  streams that freed memory). Other resources: nothing to do, JG_OK.
+ *  streams that freed memory); for the host pool (jg_memory_resource_host_pool), frees its
+ *  oldest cached blocks until at most `keep_bytes` stay. Other resources: nothing to do, JG_OK.
  *  Errors: JG_EINVAL (NULL mr), JG_ECUDA. */
 JG_API jg_status jg_memory_resource_trim(jg_memory_resource *mr, size_t keep_bytes,
                                          jg_error *err);
+
+/** Writes to *bytes the memory `mr` holds cached for later allocations, not in use: for the
+ *  host pool (jg_memory_resource_host_pool) its cached blocks; for a stream-ordered device pool
+ *  the memory reserved from the driver minus the memory in use (cudaMemPoolAttrReservedMemCurrent
+ *  - cudaMemPoolAttrUsedMemCurrent: freed blocks whose stream work may still be pending count as
+ *  in use until then); 0 for every other resource. Errors: JG_EINVAL (NULL mr or bytes; *bytes
+ *  is then untouched when bytes is NULL), JG_ECUDA (the pool attributes could not be read). */
+JG_API jg_status jg_memory_resource_get_cached(jg_memory_resource *mr, size_t *bytes,
+                                               jg_error *err);
 
 /** Destroys a resource made by jg_memory_resource_pool_create (cudaMemPoolDestroy; should a
  *  buffer still be outstanding, CUDA keeps its memory until it is freed, but releasing that buffer

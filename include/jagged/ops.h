@@ -67,7 +67,8 @@ typedef struct jg_reduce_options {
  *  content past the last offset, or starts/stops in any order (list nodes). The nodes above the
  *  innermost list are made again over the same buffers (shared, not copied), so a None list
  *  above it stays None; the reduced values and the mask are new buffers on the array's backend
- *  (host memory from jg_memory_resource_host(), or jg_memory_resource_device(N) for cuda:N).
+ *  (host memory from jg_memory_resource_host_pool(), or the device's pool
+ *  jg_memory_resource_device_pool(N) for cuda:N).
  *  Lists of an empty node (type var * unknown) reduce as float64 lists with no values. The mask
  *  of argmin and argmax is the sign byte of their output (no extra buffer); under
  *  mask_identity 1 the other reducers take it from list_minmax's `valid` (one more pass over the

@@ -15,7 +15,8 @@
  *   bit mask in either bit order and at any bit offset, index).
  * - Results are new arrays (`*out` a new reference the caller releases; NULL on error). They
  *   share the inputs' buffers where nothing changes (immutable), and are otherwise made of new
- *   buffers on the inputs' backend (jg_memory_resource_host(), or jg_memory_resource_device(N)).
+ *   buffers on the inputs' backend (jg_memory_resource_host_pool(), or the device's pool
+ *   jg_memory_resource_device_pool(N)).
  *   Offsets of new list nodes are int64 and start at 0; gathered lists become list nodes (int64
  *   starts/stops) over the shared content, so nested content is not copied.
  * - `stream`: the CUDA stream for device arrays (NULL: the legacy default stream). Each call

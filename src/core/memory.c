@@ -51,6 +51,7 @@ static const char *kind_name(jg_memory_kind kind) {
     case JG_MEMORY_MANAGED: return "managed";
     case JG_MEMORY_DEVICE_POOL: return "device-pool";
     case JG_MEMORY_USER: return "user";
+    case JG_MEMORY_HOST_POOL: return "host-pool";
   }
   return "unknown";
 }
@@ -60,6 +61,7 @@ static void describe_resource(const jg_memory_resource *mr, char *out, size_t n)
   switch (mr->kind) {
     case JG_MEMORY_HOST:
     case JG_MEMORY_PINNED:
+    case JG_MEMORY_HOST_POOL:
       snprintf(out, n, "the %s resource", kind_name(mr->kind));
       return;
     case JG_MEMORY_DEVICE:
@@ -118,6 +120,151 @@ static jg_memory_resource host_resource = {
 };
 
 jg_memory_resource *jg_memory_resource_host(void) { return &host_resource; }
+
+/* ------------------------------------------------------------------------------------------ */
+/* Host pool: the host resource plus a cache of large freed blocks                             */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Blocks of at least HOST_POOL_MIN bytes are allocated at their size class (bytes rounded up to
+ * an eighth of their power of two: at most 12.5% more), aligned to at least HOST_POOL_ALIGN, and
+ * kept on release in host_pool.blocks (most recent last) while the cached bytes stay within the
+ * limit; an allocation of the same class and a satisfied alignment takes the most recent one
+ * back, its pages already mapped. Smaller blocks go to the host resource. */
+#define HOST_POOL_MIN ((size_t)1 << 20)
+#define HOST_POOL_ALIGN ((size_t)4096)
+#define HOST_POOL_DEFAULT_LIMIT ((size_t)1 << 30)
+
+typedef struct host_block {
+  void *p;
+  size_t size; /* the size class */
+} host_block;
+
+static struct {
+  pthread_mutex_t lock;
+  host_block *blocks;
+  size_t count, capacity;
+  size_t cached; /* bytes in blocks */
+  size_t limit;  /* most bytes kept */
+} host_pool = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0, 0, HOST_POOL_DEFAULT_LIMIT};
+
+/* The size class of `bytes` (>= HOST_POOL_MIN) in *cls; false when it would overflow. */
+static bool host_pool_class(size_t bytes, size_t *cls) {
+  int k = 0;
+  while (k < 63 && ((size_t)1 << (k + 1)) <= bytes) ++k;
+  const size_t step = (size_t)1 << (k - 3);
+  size_t padded = 0;
+  if (jgi_add_overflow(bytes, step - 1, &padded)) return false;
+  *cls = padded & ~(step - 1);
+  return *cls <= (size_t)PTRDIFF_MAX;
+}
+
+/* Frees cached blocks, most recent last, until at most `keep` bytes stay. Holds the lock. */
+static void host_pool_shrink_locked(size_t keep) {
+  size_t i = 0;
+  /* oldest first: they are the least likely to be asked for again */
+  while (i < host_pool.count && host_pool.cached > keep) {
+    host_pool.cached -= host_pool.blocks[i].size;
+    free(host_pool.blocks[i].p);
+    ++i;
+  }
+  if (i == 0) return;
+  memmove(host_pool.blocks, host_pool.blocks + i, (host_pool.count - i) * sizeof *host_pool.blocks);
+  host_pool.count -= i;
+}
+
+static jg_status host_pool_allocate(jg_memory_resource *mr, size_t bytes, size_t alignment,
+                                    jg_stream stream, void **ptr, jg_error *err) {
+  if (bytes < HOST_POOL_MIN || ptr == NULL || !is_pow2(alignment))
+    return host_allocate(mr, bytes, alignment, stream, ptr, err);
+  *ptr = NULL;
+  size_t cls = 0;
+  JG_RETURN_IF(!host_pool_class(bytes, &cls), JG_ENOMEM, err,
+               "size exceeds the largest object size (PTRDIFF_MAX)");
+  pthread_mutex_lock(&host_pool.lock);
+  for (size_t i = host_pool.count; i-- > 0;) {
+    const host_block b = host_pool.blocks[i];
+    if (b.size == cls && ((uintptr_t)b.p & (alignment - 1)) == 0) {
+      memmove(host_pool.blocks + i, host_pool.blocks + i + 1,
+              (host_pool.count - i - 1) * sizeof *host_pool.blocks);
+      host_pool.count -= 1;
+      host_pool.cached -= cls;
+      pthread_mutex_unlock(&host_pool.lock);
+      *ptr = b.p;
+      return JG_OK;
+    }
+  }
+  pthread_mutex_unlock(&host_pool.lock);
+  const size_t align = alignment > HOST_POOL_ALIGN ? alignment : HOST_POOL_ALIGN;
+  void *p = NULL;
+  if (posix_memalign(&p, align, cls) != 0 || p == NULL) {
+    /* the cache may be what is missing: give it back and try once more */
+    pthread_mutex_lock(&host_pool.lock);
+    const bool had = host_pool.cached > 0;
+    host_pool_shrink_locked(0);
+    pthread_mutex_unlock(&host_pool.lock);
+    p = NULL;
+    JG_RETURN_IF(!had || posix_memalign(&p, align, cls) != 0 || p == NULL, JG_ENOMEM, err,
+                 "posix_memalign (%zu bytes, alignment %zu) failed: out of host memory", cls,
+                 align);
+  }
+  *ptr = p;
+  return JG_OK;
+}
+
+static void host_pool_deallocate(jg_memory_resource *mr, void *ptr, size_t bytes,
+                                 jg_stream stream) {
+  size_t cls = 0;
+  if (ptr == NULL || bytes < HOST_POOL_MIN || !host_pool_class(bytes, &cls)) {
+    host_deallocate(mr, ptr, bytes, stream);
+    return;
+  }
+  pthread_mutex_lock(&host_pool.lock);
+  bool kept = false;
+  if (cls <= host_pool.limit) {
+    host_pool_shrink_locked(host_pool.limit - cls);
+    if (host_pool.count == host_pool.capacity) {
+      const size_t cap = host_pool.capacity ? 2 * host_pool.capacity : 16;
+      host_block *nb = realloc(host_pool.blocks, cap * sizeof *nb);
+      if (nb != NULL) {
+        host_pool.blocks = nb;
+        host_pool.capacity = cap;
+      }
+    }
+    if (host_pool.count < host_pool.capacity) {
+      host_pool.blocks[host_pool.count].p = ptr;
+      host_pool.blocks[host_pool.count].size = cls;
+      host_pool.count += 1;
+      host_pool.cached += cls;
+      kept = true;
+    }
+  }
+  pthread_mutex_unlock(&host_pool.lock);
+  if (!kept) free(ptr);
+}
+
+static jg_memory_resource host_pool_resource = {
+    .version = (uint32_t)sizeof(jg_memory_resource),
+    .kind = JG_MEMORY_HOST_POOL,
+    .device = {JG_DEVICE_CPU, 0},
+    .host_accessible = true,
+    .device_accessible = false,
+    .stream_ordered = false,
+    .allocate = host_pool_allocate,
+    .deallocate = host_pool_deallocate,
+    .user_data = NULL,
+    .private_data = NULL,
+};
+
+jg_memory_resource *jg_memory_resource_host_pool(void) { return &host_pool_resource; }
+
+size_t jg_memory_resource_host_pool_set_limit(size_t max_cached_bytes) {
+  pthread_mutex_lock(&host_pool.lock);
+  const size_t old = host_pool.limit;
+  host_pool.limit = max_cached_bytes;
+  host_pool_shrink_locked(max_cached_bytes);
+  pthread_mutex_unlock(&host_pool.lock);
+  return old;
+}
 
 /* ------------------------------------------------------------------------------------------ */
 /* CUDA resources                                                                              */
@@ -509,6 +656,12 @@ void jgi_scratch_free(void *p, cudaStream_t stream) {
 
 jg_status jg_memory_resource_trim(jg_memory_resource *mr, size_t keep_bytes, jg_error *err) {
   JG_RETURN_IF(mr == NULL, JG_EINVAL, err, "jg_memory_resource_trim: mr is NULL");
+  if (mr == &host_pool_resource) {
+    pthread_mutex_lock(&host_pool.lock);
+    host_pool_shrink_locked(keep_bytes);
+    pthread_mutex_unlock(&host_pool.lock);
+    return JG_OK;
+  }
 #if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
   /* Pools made here: user pools (private_data is the resource) and the library's own. */
   if (mr->kind != JG_MEMORY_DEVICE_POOL || mr->allocate != pool_allocate) return JG_OK;
@@ -516,6 +669,31 @@ jg_status jg_memory_resource_trim(jg_memory_resource *mr, size_t keep_bytes, jg_
   JG_CUDA_RETURN_NOT_OK(cudaMemPoolTrimTo(pr->pool, keep_bytes), "cudaMemPoolTrimTo", err);
 #else
   (void)keep_bytes;
+#endif
+  return JG_OK;
+}
+
+jg_status jg_memory_resource_get_cached(jg_memory_resource *mr, size_t *bytes, jg_error *err) {
+  JG_RETURN_IF(mr == NULL || bytes == NULL, JG_EINVAL, err,
+               "jg_memory_resource_get_cached: %s is NULL", mr == NULL ? "mr" : "bytes");
+  *bytes = 0;
+  if (mr == &host_pool_resource) {
+    pthread_mutex_lock(&host_pool.lock);
+    *bytes = host_pool.cached;
+    pthread_mutex_unlock(&host_pool.lock);
+    return JG_OK;
+  }
+#if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
+  if (mr->kind == JG_MEMORY_DEVICE_POOL && mr->allocate == pool_allocate) {
+    const pool_resource *pr = (const pool_resource *)mr;
+    unsigned long long reserved = 0, used = 0;
+    JG_CUDA_RETURN_NOT_OK(
+        cudaMemPoolGetAttribute(pr->pool, cudaMemPoolAttrReservedMemCurrent, &reserved),
+        "cudaMemPoolGetAttribute(cudaMemPoolAttrReservedMemCurrent)", err);
+    JG_CUDA_RETURN_NOT_OK(cudaMemPoolGetAttribute(pr->pool, cudaMemPoolAttrUsedMemCurrent, &used),
+                          "cudaMemPoolGetAttribute(cudaMemPoolAttrUsedMemCurrent)", err);
+    *bytes = reserved > used ? (size_t)(reserved - used) : 0;
+  }
 #endif
   return JG_OK;
 }

@@ -22,7 +22,7 @@ jg_status jgi_op_ctx_init(jgi_op_ctx *c, const char *fn, const jg_array *a, jg_s
     if (st == JG_ENOTSUP) st = jg_memory_resource_device(a->device.id, &c->mr, err);
     return jgi_error_prefix(st, fn, err);
   }
-  c->mr = jg_memory_resource_host();
+  c->mr = jg_memory_resource_host_pool(); /* large results reuse mapped pages */
   return JG_OK;
 }
 

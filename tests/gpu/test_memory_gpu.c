@@ -438,9 +438,16 @@ static void test_device_pool(void **state) {
   /* the memory stays cached: the next allocation of the same size reuses it */
   JGT_OK(jg_buffer_allocate(mr, n, NULL, &b, NULL));
   assert_ptr_equal(jg_buffer_data(b), first);
+  size_t cached = 0;
+  JGT_OK(jg_memory_resource_get_cached(mr, &cached, NULL));
+  const size_t in_use_cached = cached; /* whatever else the pool holds */
   jg_buffer_release(b);
   CUDA_OK(cudaDeviceSynchronize());
+  JGT_OK(jg_memory_resource_get_cached(mr, &cached, NULL));
+  assert_true(cached >= in_use_cached + n); /* reserved minus used: the freed block */
   JGT_OK(jg_memory_resource_trim(mr, 0, NULL));
+  JGT_OK(jg_memory_resource_get_cached(mr, &cached, NULL));
+  assert_true(cached < n); /* handed back to the driver */
   jg_memory_resource_destroy(mr); /* ignored: library-owned */
   JGT_OK(jg_buffer_allocate(mr, 64, NULL, &b, NULL));
   jg_buffer_release(b);

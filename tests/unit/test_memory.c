@@ -302,6 +302,179 @@ static void test_host_out_of_memory(void **state) {
   assert_null(b);
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* Host pool                                                                                   */
+/* ------------------------------------------------------------------------------------------ */
+
+static size_t host_pool_cached(void) {
+  size_t n = (size_t)-1;
+  JGT_OK(jg_memory_resource_get_cached(jg_memory_resource_host_pool(), &n, NULL));
+  return n;
+}
+
+static void test_host_pool_reuses_large_blocks(void **state) {
+  (void)state;
+  jg_memory_resource *mr = jg_memory_resource_host_pool();
+  assert_non_null(mr);
+  assert_ptr_equal(jg_memory_resource_host_pool(), mr);
+  assert_int_equal(mr->kind, JG_MEMORY_HOST_POOL);
+  assert_int_equal(mr->device.type, JG_DEVICE_CPU);
+  assert_true(mr->host_accessible);
+  assert_false(mr->device_accessible);
+  assert_false(mr->stream_ordered);
+  JGT_OK(jg_memory_resource_trim(mr, 0, NULL));
+  assert_int_equal(host_pool_cached(), 0);
+
+  /* 3 MiB + 1 byte: size class 3.25 MiB (steps of an eighth of 2 MiB, 256 KiB) */
+  const size_t big = ((size_t)3 << 20) + 1, cls = (size_t)13 << 18;
+  jg_buffer *b = NULL;
+  JGT_OK(jg_buffer_allocate(mr, big, NULL, &b, NULL));
+  assert_ptr_equal(jg_buffer_resource(b), mr);
+  assert_int_equal(jg_buffer_size(b), big);
+  unsigned char *p = jg_buffer_data(b);
+  assert_int_equal((uintptr_t)p % 4096, 0);
+  memset(p, 0x33, big);
+  jg_buffer_release(b);
+  assert_int_equal(host_pool_cached(), cls);
+
+  /* the same class comes back from the cache; a neighbour class does not take it */
+  jg_buffer *c = NULL;
+  JGT_OK(jg_buffer_allocate(mr, (size_t)4 << 20, NULL, &c, NULL));
+  assert_ptr_not_equal(jg_buffer_data(c), p);
+  assert_int_equal(host_pool_cached(), cls);
+  JGT_OK(jg_buffer_allocate(mr, ((size_t)13 << 18) - 5, NULL, &b, NULL));
+  assert_ptr_equal(jg_buffer_data(b), p);
+  assert_int_equal(p[12345], 0x33); /* the block's pages were kept */
+  assert_int_equal(host_pool_cached(), 0);
+  jg_buffer_release(b);
+  jg_buffer_release(c);
+  assert_int_equal(host_pool_cached(), cls + ((size_t)4 << 20));
+
+  /* small blocks are not cached */
+  JGT_OK(jg_buffer_allocate(mr, 1000, NULL, &b, NULL));
+  assert_int_equal((uintptr_t)jg_buffer_data(b) % 64, 0);
+  jg_buffer_release(b);
+  assert_int_equal(host_pool_cached(), cls + ((size_t)4 << 20));
+
+  /* trim keeps at most keep_bytes, oldest freed first */
+  JGT_OK(jg_memory_resource_trim(mr, (size_t)4 << 20, NULL));
+  assert_int_equal(host_pool_cached(), (size_t)4 << 20);
+  JGT_OK(jg_memory_resource_trim(mr, 0, NULL));
+  assert_int_equal(host_pool_cached(), 0);
+
+  /* a large alignment through the hook */
+  void *q = NULL;
+  jg_error err;
+  JGT_OK(mr->allocate(mr, (size_t)2 << 20, 1 << 16, NULL, &q, &err));
+  assert_int_equal((uintptr_t)q % (1 << 16), 0);
+  mr->deallocate(mr, q, (size_t)2 << 20, NULL);
+  assert_int_equal(host_pool_cached(), (size_t)2 << 20);
+  JGT_STATUS(JG_EINVAL, mr->allocate(mr, (size_t)2 << 20, 48, NULL, &q, &err));
+  JGT_CONTAINS(err.message, "48 is not a power of two");
+  mr->deallocate(mr, NULL, (size_t)2 << 20, NULL); /* no-op */
+  JGT_OK(jg_memory_resource_trim(mr, 0, NULL));
+}
+
+static void test_host_pool_limit(void **state) {
+  (void)state;
+  jg_memory_resource *mr = jg_memory_resource_host_pool();
+  JGT_OK(jg_memory_resource_trim(mr, 0, NULL));
+  const size_t old = jg_memory_resource_host_pool_set_limit((size_t)5 << 20);
+  assert_int_equal(old, (size_t)1 << 30); /* the documented default */
+  jg_buffer *a = NULL, *b = NULL, *c = NULL;
+  JGT_OK(jg_buffer_allocate(mr, (size_t)2 << 20, NULL, &a, NULL));
+  JGT_OK(jg_buffer_allocate(mr, (size_t)2 << 20, NULL, &b, NULL));
+  JGT_OK(jg_buffer_allocate(mr, (size_t)6 << 20, NULL, &c, NULL));
+  const void *pb = jg_buffer_data(b);
+  jg_buffer_release(a);
+  jg_buffer_release(b);
+  assert_int_equal(host_pool_cached(), (size_t)4 << 20);
+  jg_buffer_release(c); /* larger than the limit: freed */
+  assert_int_equal(host_pool_cached(), (size_t)4 << 20);
+  /* a third 2 MiB block pushes the oldest out */
+  JGT_OK(jg_buffer_allocate(mr, (size_t)3 << 20, NULL, &a, NULL));
+  jg_buffer_release(a);
+  assert_int_equal(host_pool_cached(), ((size_t)3 << 20) + ((size_t)2 << 20));
+  JGT_OK(jg_buffer_allocate(mr, (size_t)2 << 20, NULL, &b, NULL));
+  assert_ptr_equal(jg_buffer_data(b), pb); /* the newer 2 MiB block stayed */
+  jg_buffer_release(b);
+  /* lowering the limit frees now; 0 turns the cache off */
+  assert_int_equal(jg_memory_resource_host_pool_set_limit(0), (size_t)5 << 20);
+  assert_int_equal(host_pool_cached(), 0);
+  JGT_OK(jg_buffer_allocate(mr, (size_t)2 << 20, NULL, &a, NULL));
+  jg_buffer_release(a);
+  assert_int_equal(host_pool_cached(), 0);
+  jg_memory_resource_host_pool_set_limit(old);
+}
+
+static void test_host_pool_errors(void **state) {
+  (void)state;
+  jg_memory_resource *mr = jg_memory_resource_host_pool();
+  jg_error err;
+  jg_buffer *b = (jg_buffer *)&err;
+  JGT_STATUS(JG_ENOMEM, jg_buffer_allocate(mr, SIZE_MAX / 2, NULL, &b, &err));
+  assert_null(b);
+  JGT_CONTAINS(err.message, "host-pool resource");
+  /* reaches posix_memalign with a cached block in the pool: the cache is given back first */
+  JGT_OK(jg_buffer_allocate(mr, (size_t)2 << 20, NULL, &b, NULL));
+  jg_buffer_release(b);
+  assert_int_equal(host_pool_cached(), (size_t)2 << 20);
+  b = (jg_buffer *)&err;
+  JGT_STATUS(JG_ENOMEM, jg_buffer_allocate(mr, (size_t)1 << 60, NULL, &b, &err));
+  assert_null(b);
+  JGT_CONTAINS(err.message, "posix_memalign");
+  JGT_CONTAINS(err.message, "out of host memory");
+  assert_int_equal(host_pool_cached(), 0);
+
+  size_t n = 7;
+  JGT_STATUS(JG_EINVAL, jg_memory_resource_get_cached(NULL, &n, &err));
+  JGT_CONTAINS(err.message, "mr is NULL");
+  assert_int_equal(n, 7);
+  JGT_STATUS(JG_EINVAL, jg_memory_resource_get_cached(mr, NULL, &err));
+  JGT_CONTAINS(err.message, "bytes is NULL");
+  /* resources without a cache report 0 */
+  JGT_OK(jg_memory_resource_get_cached(jg_memory_resource_host(), &n, NULL));
+  assert_int_equal(n, 0);
+}
+
+#define POOL_THREADS 4
+static void *pool_hammer(void *arg) {
+  atomic_int *failures = arg;
+  jg_memory_resource *mr = jg_memory_resource_host_pool();
+  unsigned seed = 12345u;
+  for (int i = 0; i < 200; ++i) {
+    seed = seed * 1103515245u + 12345u;
+    const size_t bytes = ((size_t)1 << 20) + (size_t)(seed >> 8) % ((size_t)3 << 20);
+    jg_buffer *b = NULL;
+    if (jg_buffer_allocate(mr, bytes, NULL, &b, NULL) != JG_OK) {
+      atomic_fetch_add(failures, 1);
+      continue;
+    }
+    unsigned char *p = jg_buffer_data(b);
+    p[0] = (unsigned char)i;
+    p[bytes - 1] = (unsigned char)i;
+    if (p[0] != (unsigned char)i || p[bytes - 1] != (unsigned char)i) atomic_fetch_add(failures, 1);
+    jg_buffer_release(b);
+  }
+  return NULL;
+}
+
+static void test_host_pool_threads(void **state) {
+  (void)state;
+  const size_t old = jg_memory_resource_host_pool_set_limit((size_t)16 << 20);
+  atomic_int failures;
+  atomic_init(&failures, 0);
+  pthread_t t[POOL_THREADS];
+  for (int i = 0; i < POOL_THREADS; ++i)
+    assert_int_equal(pthread_create(&t[i], NULL, pool_hammer, &failures), 0);
+  for (int i = 0; i < POOL_THREADS; ++i) assert_int_equal(pthread_join(t[i], NULL), 0);
+  assert_int_equal(atomic_load(&failures), 0);
+  assert_true(host_pool_cached() <= ((size_t)16 << 20));
+  assert_true(host_pool_cached() > 0);
+  jg_memory_resource_host_pool_set_limit(old);
+  JGT_OK(jg_memory_resource_trim(jg_memory_resource_host_pool(), 0, NULL));
+}
+
 static void test_allocate_argument_errors(void **state) {
   (void)state;
   jg_error err;
@@ -905,6 +1078,10 @@ int main(void) {
       cmocka_unit_test(test_cuda_resources_without_gpu),
       cmocka_unit_test(test_host_resource),
       cmocka_unit_test(test_host_out_of_memory),
+      cmocka_unit_test(test_host_pool_reuses_large_blocks),
+      cmocka_unit_test(test_host_pool_limit),
+      cmocka_unit_test(test_host_pool_errors),
+      cmocka_unit_test(test_host_pool_threads),
       cmocka_unit_test(test_allocate_argument_errors),
       cmocka_unit_test(test_destroy_ignores_builtin_and_null),
       cmocka_unit_test(test_user_resource_init_errors),
