@@ -11,8 +11,8 @@ static void info_usage(FILE *out) {
           "\n"
           "Prints the jagged version, whether the CUDA backend was compiled in, the CUDA devices\n"
           "seen (name, compute capability, memory, SMs) and which memory resources (host,\n"
-          "pinned, device, managed, device pool) are usable on this machine. When CUDA is\n"
-          "unusable the reason is printed once, on the \"CUDA devices\" line.\n");
+          "host pool, pinned, device, managed, device pool) are usable on this machine. When\n"
+          "CUDA is unusable the reason is printed once, on the \"CUDA devices\" line.\n");
 }
 
 /* One resource line. Without a usable GPU every CUDA resource fails the same way: the reason
@@ -61,6 +61,7 @@ int jg_cmd_info(int argc, char **argv) {
   printf("memory resources:\n");
   jg_memory_resource *mr = NULL;
   print_resource("host", JG_OK, &err);
+  print_resource("host pool", JG_OK, &err); /* static, needs nothing */
   jg_status st = jg_memory_resource_pinned(&mr, &err);
   print_resource("pinned", st, &err);
   st = jg_memory_resource_device(0, &mr, &err);

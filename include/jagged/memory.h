@@ -84,7 +84,8 @@ JG_API jg_memory_resource *jg_memory_resource_host(void);
  *  are allocated and freed as by jg_memory_resource_host. The cache holds at most 1 GiB by
  *  default (jg_memory_resource_host_pool_set_limit), oldest blocks freed first; hand it back
  *  with jg_memory_resource_trim and see its size with jg_memory_resource_get_cached. When the C
- *  library cannot give a block, the cache is freed and the allocation tried once more. The
+ *  library cannot give a block and the cache holds at least its size class, the cache is freed
+ *  and the allocation tried once more (a larger request fails without touching the cache). The
  *  operations of ops.h and the other operation headers allocate their host results from it.
  *  Errors of its allocate hook: as jg_memory_resource_host (JG_EINVAL for an alignment that is
  *  not a power of two, JG_ENOMEM above PTRDIFF_MAX or when memory is exhausted).

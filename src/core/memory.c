@@ -197,10 +197,11 @@ static jg_status host_pool_allocate(jg_memory_resource *mr, size_t bytes, size_t
   const size_t align = alignment > HOST_POOL_ALIGN ? alignment : HOST_POOL_ALIGN;
   void *p = NULL;
   if (posix_memalign(&p, align, cls) != 0 || p == NULL) {
-    /* the cache may be what is missing: give it back and try once more */
+    /* the cache may be what is missing (when it could cover the block): give it back and try
+     * once more; a block larger than the whole cache leaves it alone */
     pthread_mutex_lock(&host_pool.lock);
-    const bool had = host_pool.cached > 0;
-    host_pool_shrink_locked(0);
+    const bool had = host_pool.cached >= cls;
+    if (had) host_pool_shrink_locked(0);
     pthread_mutex_unlock(&host_pool.lock);
     p = NULL;
     JG_RETURN_IF(!had || posix_memalign(&p, align, cls) != 0 || p == NULL, JG_ENOMEM, err,

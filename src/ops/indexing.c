@@ -122,7 +122,7 @@ static jg_status leaf_values(jgi_op_ctx *c, const jg_array *leaf, const char *wh
     valid->dtype = JG_DTYPE_INT8;
   }
   JG_RETURN_IF(v->kind != JG_NODE_NUMERIC, JG_ENOTSUP, err,
-               "the %s's values are a %s node; they must be numbers", what,
+               "the %s's values are not numbers but a node of kind %s", what,
                jgi_array_node_name(v->kind));
   JG_RETURN_IF(v->buffers[0].layout.ndim != 1, JG_ESHAPE, err,
                "the %s's values must be 1-D, not %d-D", what, (int)v->buffers[0].layout.ndim);
@@ -207,8 +207,8 @@ static jg_status walk_levels(jgi_op_ctx *c, const jg_array *a, const jg_array *s
   JG_RETURN_IF(w->levels == NULL, JG_ENOMEM, err, "out of memory");
   for (int l = 0; l < depth; l++) {
     if (!jgi_is_list_level(w->a_node)) {
-      return jg_error_set(err, JG_ESHAPE, -1, "the %s has %d list levels, the array only %d",
-                          what, s_depth, list_depth(a, 0));
+      return jg_error_set(err, JG_ESHAPE, -1, "the %s has %d list level%s, the array only %d",
+                          what, s_depth, s_depth == 1 ? "" : "s", list_depth(a, 0));
     }
     jgi_ranges ra, rs;
     const jg_array *la = NULL, *ls = NULL;
@@ -530,8 +530,8 @@ static jg_status take_run(jgi_op_ctx *c, const jg_array *a, const jg_array *inde
                  (long long)a->length);
     JG_RETURN_NOT_OK(walk_levels(c, a, index, d - 1, "index", d, w, err));
     if (!jgi_is_list_level(w->a_node)) {
-      return jg_error_set(err, JG_ESHAPE, -1, "the index has %d list levels, the array only %d",
-                          d, list_depth(a, 0));
+      return jg_error_set(err, JG_ESHAPE, -1, "the index has %d list level%s, the array only %d",
+                          d, d == 1 ? "" : "s", list_depth(a, 0));
     }
     jgi_ranges ra, ri;
     const jg_array *la = NULL, *li = NULL;

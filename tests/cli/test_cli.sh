@@ -57,6 +57,7 @@ expect_rc 0 "info"
 expect_out "$version_line" "info"
 expect_out "memory resources:" "info"
 expect_out "host           available" "info"
+expect_out "host pool      available" "info"
 expect_empty err "info"
 if grep -q '^CUDA devices: 0 (' "$tmp/out"; then
   # No usable GPU: the reason is printed once, and each CUDA resource just says so.

@@ -415,7 +415,8 @@ static void test_host_pool_errors(void **state) {
   JGT_STATUS(JG_ENOMEM, jg_buffer_allocate(mr, SIZE_MAX / 2, NULL, &b, &err));
   assert_null(b);
   JGT_CONTAINS(err.message, "host-pool resource");
-  /* reaches posix_memalign with a cached block in the pool: the cache is given back first */
+  /* reaches posix_memalign with a block cached: a request larger than the whole cache fails
+   * without giving the cache back */
   JGT_OK(jg_buffer_allocate(mr, (size_t)2 << 20, NULL, &b, NULL));
   jg_buffer_release(b);
   assert_int_equal(host_pool_cached(), (size_t)2 << 20);
@@ -424,7 +425,8 @@ static void test_host_pool_errors(void **state) {
   assert_null(b);
   JGT_CONTAINS(err.message, "posix_memalign");
   JGT_CONTAINS(err.message, "out of host memory");
-  assert_int_equal(host_pool_cached(), 0);
+  assert_int_equal(host_pool_cached(), (size_t)2 << 20);
+  JGT_OK(jg_memory_resource_trim(mr, 0, NULL));
 
   size_t n = 7;
   JGT_STATUS(JG_EINVAL, jg_memory_resource_get_cached(NULL, &n, &err));
