@@ -173,7 +173,7 @@ JG_API jg_status jg_memory_resource_trim(jg_memory_resource *mr, size_t keep_byt
  *  the memory reserved from the driver minus the memory in use (cudaMemPoolAttrReservedMemCurrent
  *  - cudaMemPoolAttrUsedMemCurrent: freed blocks whose stream work may still be pending count as
  *  in use until then); 0 for every other resource. Errors: JG_EINVAL (NULL mr or bytes; *bytes
- *  is then untouched when bytes is NULL), JG_ECUDA (the pool attributes could not be read). */
+ *  is left untouched), JG_ECUDA (the pool attributes could not be read; *bytes is then 0). */
 JG_API jg_status jg_memory_resource_get_cached(jg_memory_resource *mr, size_t *bytes,
                                                jg_error *err);
 
