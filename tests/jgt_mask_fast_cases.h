@@ -1,5 +1,6 @@
-/* jgt_mask_fast_cases.h: cases of jg_array_mask's fused path (kernel list_mask: one list level
- * over numbers, masked by one list level over bools), run on the host by
+/* jgt_mask_fast_cases.h: cases of jg_array_mask's fused path (one list level over numbers,
+ * masked by one list level over bools: kernels list_mask_select and list_mask_offsets when the
+ * lists lie back to back with equal counts, else kernel list_mask), run on the host by
  * tests/unit/test_mask_fast.c and on the GPU by tests/gpu/test_mask_fast_gpu.c.
  *
  * Every case builds the array x and the mask twice: once in a shape the fused path takes (both
@@ -23,7 +24,11 @@ enum {
   JGT_MF_LISTS = 1,   /* list nodes (starts/stops) in a shuffled order, some empty lists
                          starting outside the content */
   JGT_MF_MIXED = 2,   /* x a shuffled list node, the mask list-offset */
-  JGT_MF_SLICED = 3   /* list-offset with 2 more lists before and 3 after, sliced off */
+  JGT_MF_SLICED = 3,  /* list-offset with 2 more lists before and 3 after, sliced off */
+  JGT_MF_GAPS = 4,    /* list nodes in order from x_base / m_base, with a gap of one element
+                         after list n / 2 in both contents (not back to back) */
+  JGT_MF_IN_ORDER = 5 /* list nodes in order from x_base / m_base, back to back (offsets in
+                         disguise) */
 };
 
 /** Kinds of counts. */
@@ -32,7 +37,8 @@ enum {
   JGT_MF_EMPTY = 1,   /* all empty */
   JGT_MF_LAST_EMPTY = 2,
   JGT_MF_LONG = 3,    /* 2% of 500..3000, else Poisson(3): tiles of several chunks */
-  JGT_MF_ONE_LONG = 4 /* list 1 of 1200001 elements, the others empty */
+  JGT_MF_ONE_LONG = 4, /* list 1 of 1200001 elements, the others empty */
+  JGT_MF_FOUR = 5      /* 4 each (3072 lists: 3 tiles of 4096 of the flat way exactly) */
 };
 
 typedef struct jgt_mf_case {
@@ -45,33 +51,44 @@ typedef struct jgt_mf_case {
   int64_t x_base;    /* offsets' start (JGT_MF_OFFSETS) */
   int64_t m_base;
   int64_t bad_count; /* >= 0: the mask's list bad_count (and a later one) gets more entries */
+  int same_totals;   /* with bad_count: instead, the mask's list bad_count gets one entry more
+                        and x's next list one more, so that the contents' totals agree */
 } jgt_mf_case;
 
 static const jgt_mf_case jgt_mf_cases[] = {
-    {"empty array", 0, JGT_MF_POISSON, JGT_MF_OFFSETS, JG_DTYPE_FLOAT32, 0.5, 0, 0, -1},
-    {"one list", 1, JGT_MF_POISSON, JGT_MF_OFFSETS, JG_DTYPE_FLOAT32, 0.5, 0, 0, -1},
-    {"all-empty lists", 1000, JGT_MF_EMPTY, JGT_MF_OFFSETS, JG_DTYPE_FLOAT64, 0.5, 0, 0, -1},
-    {"a last list empty", 33, JGT_MF_LAST_EMPTY, JGT_MF_OFFSETS, JG_DTYPE_INT32, 0.5, 0, 0, -1},
-    {"offsets not at 0", 777, JGT_MF_POISSON, JGT_MF_OFFSETS, JG_DTYPE_FLOAT32, 0.5, 11, 4, -1},
-    {"32 lists", 32, JGT_MF_POISSON, JGT_MF_OFFSETS, JG_DTYPE_INT64, 0.5, 0, 0, -1},
-    {"1024 lists, int8", 1024, JGT_MF_POISSON, JGT_MF_OFFSETS, JG_DTYPE_INT8, 0.5, 0, 0, -1},
-    {"4096 lists, bool", 4096, JGT_MF_POISSON, JGT_MF_OFFSETS, JG_DTYPE_BOOL, 0.5, 0, 0, -1},
+    {"empty array", 0, JGT_MF_POISSON, JGT_MF_OFFSETS, JG_DTYPE_FLOAT32, 0.5, 0, 0, -1, 0},
+    {"one list", 1, JGT_MF_POISSON, JGT_MF_OFFSETS, JG_DTYPE_FLOAT32, 0.5, 0, 0, -1, 0},
+    {"all-empty lists", 1000, JGT_MF_EMPTY, JGT_MF_OFFSETS, JG_DTYPE_FLOAT64, 0.5, 0, 0, -1, 0},
+    {"a last list empty", 33, JGT_MF_LAST_EMPTY, JGT_MF_OFFSETS, JG_DTYPE_INT32, 0.5, 0, 0, -1, 0},
+    {"offsets not at 0", 777, JGT_MF_POISSON, JGT_MF_OFFSETS, JG_DTYPE_FLOAT32, 0.5, 11, 4, -1, 0},
+    {"32 lists", 32, JGT_MF_POISSON, JGT_MF_OFFSETS, JG_DTYPE_INT64, 0.5, 0, 0, -1, 0},
+    {"1024 lists, int8", 1024, JGT_MF_POISSON, JGT_MF_OFFSETS, JG_DTYPE_INT8, 0.5, 0, 0, -1, 0},
+    {"4096 lists, bool", 4096, JGT_MF_POISSON, JGT_MF_OFFSETS, JG_DTYPE_BOOL, 0.5, 0, 0, -1, 0},
     {"2^20 + 1 lists", (1 << 20) + 1, JGT_MF_POISSON, JGT_MF_OFFSETS, JG_DTYPE_FLOAT32, 0.6, 0, 0,
-     -1},
-    {"one very long list", 3, JGT_MF_ONE_LONG, JGT_MF_OFFSETS, JG_DTYPE_FLOAT32, 0.4, 0, 0, -1},
+     -1, 0},
+    {"one very long list", 3, JGT_MF_ONE_LONG, JGT_MF_OFFSETS, JG_DTYPE_FLOAT32, 0.4, 0, 0, -1, 0},
     {"long lists across chunks", 4096, JGT_MF_LONG, JGT_MF_OFFSETS, JG_DTYPE_UINT16, 0.5, 3, 0,
-     -1},
-    {"list nodes, shuffled", 5000, JGT_MF_POISSON, JGT_MF_LISTS, JG_DTYPE_FLOAT64, 0.5, 0, 0, -1},
+     -1, 0},
+    {"list nodes, shuffled", 5000, JGT_MF_POISSON, JGT_MF_LISTS, JG_DTYPE_FLOAT64, 0.5, 0, 0, -1,
+     0},
     {"list node x, list-offset mask", 3000, JGT_MF_LONG, JGT_MF_MIXED, JG_DTYPE_FLOAT32, 0.5, 0, 0,
-     -1},
-    {"sliced arrays", 2000, JGT_MF_POISSON, JGT_MF_SLICED, JG_DTYPE_INT64, 0.5, 0, 0, -1},
-    {"all-false mask", 4096, JGT_MF_POISSON, JGT_MF_OFFSETS, JG_DTYPE_FLOAT32, 0.0, 0, 0, -1},
+     -1, 0},
+    {"sliced arrays", 2000, JGT_MF_POISSON, JGT_MF_SLICED, JG_DTYPE_INT64, 0.5, 0, 0, -1, 0},
+    {"all-false mask", 4096, JGT_MF_POISSON, JGT_MF_OFFSETS, JG_DTYPE_FLOAT32, 0.0, 0, 0, -1, 0},
     {"sparse mask (tight copy)", 20000, JGT_MF_POISSON, JGT_MF_OFFSETS, JG_DTYPE_FLOAT64, 0.05, 0,
-     0, -1},
-    {"all-true mask", 4096, JGT_MF_POISSON, JGT_MF_OFFSETS, JG_DTYPE_FLOAT32, 1.0, 0, 0, -1},
-    {"unequal counts", 2000, JGT_MF_POISSON, JGT_MF_OFFSETS, JG_DTYPE_FLOAT32, 0.5, 0, 0, 300},
+     0, -1, 0},
+    {"all-true mask", 4096, JGT_MF_POISSON, JGT_MF_OFFSETS, JG_DTYPE_FLOAT32, 1.0, 0, 0, -1, 0},
+    {"unequal counts", 2000, JGT_MF_POISSON, JGT_MF_OFFSETS, JG_DTYPE_FLOAT32, 0.5, 0, 0, 300, 0},
     {"unequal counts in list nodes", 2000, JGT_MF_POISSON, JGT_MF_LISTS, JG_DTYPE_INT32, 0.5, 0, 0,
-     1100},
+     1100, 0},
+    {"unequal counts, same totals", 2000, JGT_MF_POISSON, JGT_MF_OFFSETS, JG_DTYPE_FLOAT32, 0.5, 0,
+     0, 300, 1},
+    {"list nodes not back to back", 3000, JGT_MF_POISSON, JGT_MF_GAPS, JG_DTYPE_FLOAT32, 0.5, 3, 8,
+     -1, 0},
+    {"list nodes back to back", 3000, JGT_MF_LONG, JGT_MF_IN_ORDER, JG_DTYPE_UINT16, 0.5, 5, 2, -1,
+     0},
+    {"a length a multiple of 4096", 3072, JGT_MF_FOUR, JGT_MF_OFFSETS, JG_DTYPE_FLOAT32, 0.5, 0, 0,
+     -1, 0},
 };
 #define JGT_MF_NCASES ((int)(sizeof jgt_mf_cases / sizeof jgt_mf_cases[0]))
 
@@ -204,6 +221,9 @@ static inline void jgt_mf_build(const jgt_mf_case *c, jgt_mf_input *in) {
       case JGT_MF_ONE_LONG:
         k = i == 1 ? 1200001 : 0;
         break;
+      case JGT_MF_FOUR:
+        k = 4;
+        break;
       default:
         k = jgt_mf_poisson3(&seed);
         break;
@@ -211,7 +231,11 @@ static inline void jgt_mf_build(const jgt_mf_case *c, jgt_mf_input *in) {
     cx[i] = cm[i] = k;
   }
   in->bad = -1;
-  if (c->bad_count >= 0) {
+  if (c->bad_count >= 0 && c->same_totals) {
+    cm[c->bad_count] += 1;
+    cx[c->bad_count + 1] += 1;
+    in->bad = c->bad_count;
+  } else if (c->bad_count >= 0) {
     cm[c->bad_count + (nb - c->bad_count) / 2] += 1; /* a later one too */
     cm[c->bad_count] += 2;
     in->bad = c->bad_count;
@@ -224,9 +248,11 @@ static inline void jgt_mf_build(const jgt_mf_case *c, jgt_mf_input *in) {
   }
   int64_t xlen, mlen;
   int64_t *xs = NULL, *ms = NULL;
-  const bool x_list = c->layout == JGT_MF_LISTS || c->layout == JGT_MF_MIXED;
-  const bool m_list = c->layout == JGT_MF_LISTS;
-  if (x_list) {
+  const bool in_order = c->layout == JGT_MF_GAPS || c->layout == JGT_MF_IN_ORDER;
+  const bool x_list = c->layout == JGT_MF_LISTS || c->layout == JGT_MF_MIXED || in_order;
+  const bool m_list = c->layout == JGT_MF_LISTS || in_order;
+  const int64_t gap_after = c->layout == JGT_MF_GAPS ? nb / 2 : -1;
+  if (x_list && !in_order) {
     xs = jgt_mf_shuffled(cx, nb, &seed, &xlen);
   } else {
     xs = malloc((size_t)(nb + 1) * 8);
@@ -234,11 +260,11 @@ static inline void jgt_mf_build(const jgt_mf_case *c, jgt_mf_input *in) {
     int64_t at = c->x_base;
     for (int64_t i = 0; i < nb; ++i) {
       xs[i] = at;
-      at += cx[i];
+      at += cx[i] + (i == gap_after);
     }
-    xlen = c->x_base + sx + (c->x_base > 0 ? 5 : 0);
+    xlen = at + (c->x_base > 0 ? 5 : 0);
   }
-  if (m_list) {
+  if (m_list && !in_order) {
     ms = jgt_mf_shuffled(cm, nb, &seed, &mlen);
   } else {
     ms = malloc((size_t)(nb + 1) * 8);
@@ -246,9 +272,9 @@ static inline void jgt_mf_build(const jgt_mf_case *c, jgt_mf_input *in) {
     int64_t at = c->m_base;
     for (int64_t i = 0; i < nb; ++i) {
       ms[i] = at;
-      at += cm[i];
+      at += cm[i] + (i == gap_after);
     }
-    mlen = c->m_base + sm + (c->m_base > 0 ? 3 : 0);
+    mlen = at + (c->m_base > 0 ? 3 : 0);
   }
   /* contents */
   const int64_t isz = jg_dtype_itemsize(c->dtype);
@@ -323,6 +349,50 @@ static inline void jgt_mf_build(const jgt_mf_case *c, jgt_mf_input *in) {
   free(ms);
   free(xv);
   free(mv);
+}
+
+/** Calls of the fused path's kernels so far (host calls, or CUDA calls when `cuda`). */
+typedef struct jgt_mf_calls {
+  uint64_t select, offsets, lists;
+} jgt_mf_calls;
+
+static inline void jgt_mf_calls_get(bool cuda, jgt_mf_calls *out) {
+  static const char *const names[3] = {"list_mask_select", "list_mask_offsets", "list_mask"};
+  uint64_t *dst[3] = {&out->select, &out->offsets, &out->lists};
+  for (int i = 0; i < 3; ++i) {
+    const jg_kernel *k = NULL;
+    JGT_OK(jg_catalog_find(names[i], &k, &jgt_err_));
+    jg_kernel_stats st;
+    jg_kernel_stats_get(k, &st);
+    *dst[i] = cuda ? st.cuda_calls : st.host_calls;
+  }
+}
+
+/** Whether case c's fused call takes the flat way (list_mask_select and list_mask_offsets, no
+ *  list_mask): lists back to back with equal counts, and at least one. */
+static inline bool jgt_mf_expect_flat(const jgt_mf_case *c) {
+  return c->n > 0 && c->bad_count < 0 &&
+         (c->layout == JGT_MF_OFFSETS || c->layout == JGT_MF_SLICED ||
+          c->layout == JGT_MF_IN_ORDER);
+}
+
+/** Returns 0 when the kernel calls between `before` and `after` (one fused call of case c) are
+ *  the expected ones: the flat kernels once each unless there are no lists, list_mask once when
+ *  the flat way did not take the data; else prints why and returns 1. */
+static inline int jgt_mf_check_path(const jgt_mf_case *c, const jgt_mf_calls *before,
+                                    const jgt_mf_calls *after) {
+  const uint64_t flat = c->n > 0 ? 1 : 0, lists = jgt_mf_expect_flat(c) ? 0 : 1;
+  const uint64_t ds = after->select - before->select, dof = after->offsets - before->offsets;
+  const uint64_t dl = after->lists - before->lists;
+  if (ds != flat || dof != flat || dl != lists) {
+    print_error("%s: calls list_mask_select %llu, list_mask_offsets %llu, list_mask %llu; "
+                "expected %llu, %llu, %llu\n",
+                c->name, (unsigned long long)ds, (unsigned long long)dof,
+                (unsigned long long)dl, (unsigned long long)flat, (unsigned long long)flat,
+                (unsigned long long)lists);
+    return 1;
+  }
+  return 0;
 }
 
 static inline void jgt_mf_free(jgt_mf_input *in) {

@@ -365,8 +365,11 @@ __device__ inline void jgk_ufs_dense(int64_t count, int64_t op, bool swap,
  *  lane. The block must then share it (shared memory and __syncthreads).
  *
  *  Deadlock freedom: a tile only waits for tiles with smaller numbers, so tile numbers must be
- *  handed out in the order blocks start (an atomic counter, not blockIdx: the hardware may run
- *  block 9 before block 3), and every tile publishes its aggregate before it looks back. */
+ *  handed out in the order blocks start, and every tile publishes its aggregate before it looks
+ *  back. Either an atomic counter (list_mask: guaranteed by construction), or blockIdx.x as
+ *  CUB's single-pass scans use it (list_mask_select), which relies on the hardware dispatching
+ *  blocks in index order: the programming model does not promise it, CUB has depended on it
+ *  for years. */
 #define JGK_LOOKBACK_AGGREGATE 1ULL
 #define JGK_LOOKBACK_PREFIX 2ULL
 

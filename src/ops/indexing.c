@@ -14,9 +14,10 @@
  * the scan (take) and a's subtree below is carried (jgi_carry) by the kept positions. An index
  * instead maps its entries through list_take to positions in a's lists. The result is rebuilt
  * bottom up from the levels' offsets, with a byte-masked node where a level had None lists.
- * A one-level numeric array masked by a one-level bool mask takes a fused path instead (one
- * kernel, list_mask: see mask_fast below), with the same results; on bad data it falls back
- * to the walk, which reports the error.
+ * A one-level numeric array masked by a one-level bool mask takes a fused path instead (two
+ * streaming kernels, list_mask_select and list_mask_offsets, when the lists lie back to back
+ * with equal counts; else one kernel, list_mask: see mask_fast below), with the same results;
+ * on bad data it falls back to the walk, which reports the error.
  *
  * Slices, firsts, lasts and local_index walk down to the level of `axis`, make that level anew
  * (list_range, then list_slice + range_carry + carry, list_pick + carry, or a scan +
@@ -37,6 +38,8 @@ extern JGI_HIDDEN const jg_kernel jgi_kernel_list_slice;
 extern JGI_HIDDEN const jg_kernel jgi_kernel_list_pick;
 extern JGI_HIDDEN const jg_kernel jgi_kernel_local_index;
 extern JGI_HIDDEN const jg_kernel jgi_kernel_list_mask;
+extern JGI_HIDDEN const jg_kernel jgi_kernel_list_mask_select;
+extern JGI_HIDDEN const jg_kernel jgi_kernel_list_mask_offsets;
 extern JGI_HIDDEN const jg_kernel jgi_kernel_fill;
 
 /* ------------------------------------------------------------------------------------------ */
@@ -321,19 +324,33 @@ static jg_status mask_run(jgi_op_ctx *c, const jg_array *a, const jg_array *mask
   return rebuild(w, &bottom, res, out, err);
 }
 
-/* The fused path (kernel list_mask) for the common case: a one-level list (list-offset, or
- * starts/stops) over a 1-D numeric content, masked by a one-level list over 1-D bools, with the
- * same number of lists and the same index dtype, no options. One kernel checks the counts,
- * numbers the kept values (a single-pass scan with decoupled look-back on the GPU), writes the
- * result offsets and copies the kept values; the op then reads back the total and the error flag
- * together (the one synchronisation). Values are copied as raw bytes (any dtype of size 1, 2, 4
- * or 8). The values buffer is allocated before the total is known, at a capacity that bounds it
- * (see mask_fast), and copied to a tight buffer when the result would hold less than a quarter of
+/* The fused path for the common case: a one-level list (list-offset, or starts/stops) over a
+ * 1-D numeric content, masked by a one-level list over 1-D bools, with the same number of lists
+ * and the same index dtype, no options. Values are copied as raw bytes (any dtype of size 1, 2,
+ * 4 or 8). Two ways, tried in order:
+ *
+ *  - flat (mask_flat): when the lists of both lie back to back with equal counts (the usual
+ *    case: list-offset arrays, or starts/stops that are offsets in disguise), x[mask] is a
+ *    stream compaction of the flat contents. Kernel list_mask_select compacts the kept values
+ *    (a single-pass scan over tiles of 4096 elements with decoupled look-back on the GPU) and
+ *    leaves rank words (kept bits and kept-before counts of every 64 elements); kernel
+ *    list_mask_offsets checks every list and writes the result offsets from the rank words.
+ *    Either raises a flag when the data is not so laid out; the op reads back the flag and the
+ *    total together (the one synchronisation).
+ *  - by lists (mask_lists, kernel list_mask): one kernel checks the counts, numbers the kept
+ *    values list by list, writes the result offsets and copies the kept values; the op again
+ *    reads back the total and the error flag together.
+ *
+ * The values buffer is allocated before the total is known, at a capacity that bounds it (see
+ * mask_fast), and copied to a tight buffer when the result would hold less than a quarter of
  * it. Any data error (unequal counts, a list outside its content) makes the caller rerun the
  * general path, which reports it with its usual message. */
 
 /* Lists per tile of kernel list_mask (its TILE). */
 #define LIST_MASK_TILE 512
+/* Elements per tile of kernel list_mask_select (its TILE), and per rank word. */
+#define LIST_MASK_SELECT_TILE 4096
+#define LIST_MASK_WORD 64
 
 static bool mask_fast_fits(const jg_array *a, const jg_array *mask) {
   if (!jgi_node_is_list(a->kind) || !jgi_node_is_list(mask->kind)) return false;
@@ -377,8 +394,105 @@ static jg_status mask_fast_call(jgi_op_ctx *c, jg_len n, const jg_kernel_arg *li
   return JG_OK;
 }
 
-/* The fused path; *general set (and nothing made) when the data has an error for the general
- * path to report. */
+/* Runs list_mask_select and list_mask_offsets once into `values` (capacity elements), state
+ * zeroed first; reads back the flag and the total. */
+static jg_status mask_flat_call(jgi_op_ctx *c, jg_len n, const jg_kernel_arg *lists,
+                                jg_kernel_arg xv, jg_kernel_arg mv, jg_len tiles, jg_len words,
+                                jg_len capacity, const jg_view *offsets, const jg_view *values,
+                                const jg_view *bits, const jg_view *pre, const jg_view *state,
+                                int64_t *flag, int64_t *total, jg_error *err) {
+  const jg_kernel_arg fargs[3] = {jg_arg_i64(tiles + 4), jg_arg_i64(0), jgi_op_out_arg(state)};
+  JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_fill, fargs, 3, &c->launch, err));
+  jg_kernel_arg out = jgi_op_out_arg(values);
+  out.dtype = xv.dtype;
+  const jg_kernel_arg sargs[16] = {
+      jg_arg_i64(n),          lists[0],           lists[1], jg_arg_i64(xv.v.array.length), xv,
+      lists[2],               lists[3],           jg_arg_i64(mv.v.array.length),           mv,
+      jg_arg_i64(tiles),      jg_arg_i64(capacity), out,    jg_arg_i64(words),
+      jgi_op_out_arg(bits),   jgi_op_out_arg(pre), jgi_op_out_arg(state)};
+  jg_launch l = c->launch;
+  l.threads = 0;
+  l.block = 256;
+  /* One block per tile, numbered by blockIdx.x (a smaller grid gives each block a run of
+   * tiles); the kernel's tiles are at most `tiles`, the bound's. */
+  l.grid = tiles < 1 ? 1 : tiles < ((int64_t)1 << 30) ? tiles : ((int64_t)1 << 30);
+  JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_list_mask_select, sargs, 16, &l, err));
+  const jg_kernel_arg oargs[11] = {
+      jg_arg_i64(n),         lists[0],           lists[1],          lists[2],
+      lists[3],              jg_arg_i64(words),  jgi_op_out_arg(bits), jgi_op_out_arg(pre),
+      jg_arg_i64(tiles),     jgi_op_out_arg(offsets), jgi_op_out_arg(state)};
+  JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_list_mask_offsets, oargs, 11, &c->launch, err));
+  const jg_len idx[2] = {2, 3};
+  int64_t got[2] = {0, 0};
+  JG_RETURN_NOT_OK(jgi_op_read_ints(c, jg_view_data(state), JG_DTYPE_INT64, idx, 2, got,
+                                    "jg_array_mask: error flag and total", err));
+  *flag = got[0];
+  *total = got[1];
+  return JG_OK;
+}
+
+/* The flat way (list_mask_select, list_mask_offsets) over at most `bound` elements of each
+ * content (bound >= the lists' flat length when they lie back to back, and <= *capacity). Sets
+ * *taken, *offsets, *values and *total when it took the data; *taken false (and nothing to
+ * release: the buffers are the context's temporaries) when the lists are not back to back with
+ * equal counts, or there are none. */
+static jg_status mask_flat(jgi_op_ctx *c, jg_len n, const jg_kernel_arg *lists, jg_kernel_arg xv,
+                           jg_kernel_arg mv, jg_dtype dt, jg_len bound, jg_len *capacity,
+                           bool *taken, jg_view *offsets, jg_view *values, int64_t *total,
+                           jg_error *err) {
+  *taken = false;
+  if (n == 0) return JG_OK; /* list_mask_select would only raise its flag */
+  const jg_len tiles = bound / LIST_MASK_SELECT_TILE + (bound % LIST_MASK_SELECT_TILE != 0);
+  const jg_len words = bound / LIST_MASK_WORD + (bound % LIST_MASK_WORD != 0) + 1;
+  jg_view state, bits, pre;
+  JG_RETURN_NOT_OK(jgi_op_alloc(c, n + 1, JG_DTYPE_INT64, offsets, err));
+  JG_RETURN_NOT_OK(jgi_op_alloc(c, tiles + 4, JG_DTYPE_INT64, &state, err));
+  JG_RETURN_NOT_OK(jgi_op_alloc(c, words, JG_DTYPE_UINT64, &bits, err));
+  JG_RETURN_NOT_OK(jgi_op_alloc(c, words, JG_DTYPE_INT64, &pre, err));
+  for (int attempt = 0;; ++attempt) {
+    int64_t flag = 0;
+    JG_RETURN_NOT_OK(jgi_op_alloc(c, *capacity, dt, values, err));
+    JG_RETURN_NOT_OK(mask_flat_call(c, n, lists, xv, mv, tiles, words, *capacity, offsets,
+                                    values, &bits, &pre, &state, &flag, total, err));
+    if (flag != 0) return JG_OK;
+    if (*total <= *capacity) break;
+    /* not with a capacity of at least the bound, which the flat length never passes */
+    JG_RETURN_IF(attempt > 0, JG_EINTERNAL, err, "list_mask_select: %lld kept values past %lld",
+                 (long long)*total, (long long)*capacity);
+    *capacity = *total;
+  }
+  *taken = true;
+  return JG_OK;
+}
+
+/* The way by lists (list_mask), for any lists; *general set when the data has an error. */
+static jg_status mask_lists(jgi_op_ctx *c, jg_len n, const jg_kernel_arg *lists,
+                            jg_kernel_arg xv, jg_kernel_arg mv, jg_dtype dt, jg_len *capacity,
+                            bool *general, jg_view *offsets, jg_view *values, int64_t *total,
+                            jg_error *err) {
+  const jg_len tiles = n / LIST_MASK_TILE + (n % LIST_MASK_TILE != 0);
+  jg_view state;
+  JG_RETURN_NOT_OK(jgi_op_alloc(c, n + 1, JG_DTYPE_INT64, offsets, err));
+  JG_RETURN_NOT_OK(jgi_op_alloc(c, tiles + 4, JG_DTYPE_INT64, &state, err));
+  int64_t bad = 0;
+  for (int attempt = 0;; ++attempt) {
+    JG_RETURN_NOT_OK(jgi_op_alloc(c, *capacity, dt, values, err));
+    JG_RETURN_NOT_OK(mask_fast_call(c, n, lists, xv, mv, tiles, *capacity, offsets, values,
+                                    &state, &bad, total, err));
+    if (bad != 0) {
+      *general = true;
+      return JG_OK;
+    }
+    if (*total <= *capacity) break;
+    JG_RETURN_IF(attempt > 0, JG_EINTERNAL, err, "list_mask: %lld kept values past %lld",
+                 (long long)*total, (long long)*capacity);
+    *capacity = *total;
+  }
+  return JG_OK;
+}
+
+/* The fused path: the flat way, else by lists; *general set (and nothing made) when the data
+ * has an error for the general path to report. */
 static jg_status mask_fast(jgi_op_ctx *c, const jg_array *a, const jg_array *mask, bool *general,
                            jg_array **out, jg_error *err) {
   *general = false;
@@ -407,23 +521,19 @@ static jg_status mask_fast(jgi_op_ctx *c, const jg_array *a, const jg_array *mas
   } else if (mask->kind == JG_NODE_LIST_OFFSET || mn->length < capacity) {
     capacity = mn->length;
   }
-  const jg_len tiles = n / LIST_MASK_TILE + (n % LIST_MASK_TILE != 0);
-  jg_view offsets, state, values;
-  JG_RETURN_NOT_OK(jgi_op_alloc(c, n + 1, JG_DTYPE_INT64, &offsets, err));
-  JG_RETURN_NOT_OK(jgi_op_alloc(c, tiles + 4, JG_DTYPE_INT64, &state, err));
-  int64_t bad = 0, total = 0;
-  for (int attempt = 0;; ++attempt) {
-    JG_RETURN_NOT_OK(jgi_op_alloc(c, capacity, dt, &values, err));
-    JG_RETURN_NOT_OK(mask_fast_call(c, n, lists, xv, mv, tiles, capacity, &offsets, &values,
-                                    &state, &bad, &total, err));
-    if (bad != 0) {
-      *general = true;
-      return JG_OK;
-    }
-    if (total <= capacity) break;
-    JG_RETURN_IF(attempt > 0, JG_EINTERNAL, err, "list_mask: %lld kept values past %lld",
-                 (long long)total, (long long)capacity);
-    capacity = total;
+  /* The flat way's bound: its stream lies inside both contents, and inside [offsets[0],
+   * offsets[n]) when that was read back. */
+  jg_len bound = xn->length < mn->length ? xn->length : mn->length;
+  if (capacity < bound) bound = capacity;
+  jg_view offsets, values;
+  int64_t total = 0;
+  bool flat = false;
+  JG_RETURN_NOT_OK(mask_flat(c, n, lists, xv, mv, dt, bound, &capacity, &flat, &offsets, &values,
+                             &total, err));
+  if (!flat) {
+    JG_RETURN_NOT_OK(mask_lists(c, n, lists, xv, mv, dt, &capacity, general, &offsets, &values,
+                                &total, err));
+    if (*general) return JG_OK;
   }
   jg_view kept;
   const jg_slice sl = JG_SLICE(0, total, 1);

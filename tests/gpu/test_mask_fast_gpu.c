@@ -1,11 +1,15 @@
-/* test_mask_fast_gpu.c: jg_array_mask's fused path (kernel list_mask: one pass with a decoupled
- * look-back across blocks) on the GPU. Every case of jgt_mask_fast_cases.h runs on device
- * copies through the fused path and through the general walk (the same data with int32 mask
- * lists), on the legacy default stream and on a created stream; both results, brought back,
- * must equal the host's plain reference loop exactly, and on bad data both must fail with the
- * host's status, index and message. Then the kernel's own parity cases with the default launch
- * and with odd grids and blocks (one block looping over every tile, partial warps, blocks of
- * 1024 and of 20 threads). Exits 77 (skipped) without a usable GPU. */
+/* test_mask_fast_gpu.c: jg_array_mask's fused path on the GPU: the flat way (kernels
+ * list_mask_select and list_mask_offsets: a single-pass compaction of the flat contents with a
+ * decoupled look-back, then the offsets from its rank words) and the way by lists (kernel
+ * list_mask: one pass with a decoupled look-back across blocks). Every case of
+ * jgt_mask_fast_cases.h runs on device copies through the fused path and through the general
+ * walk (the same data with int32 mask lists), on the legacy default stream and on a created
+ * stream; both results, brought back, must equal the host's plain reference loop exactly, on
+ * bad data both must fail with the host's status, index and message, and the fused call must
+ * have run the expected kernels (as on the host). Then the three kernels' own parity cases with
+ * the default launch and with odd grids (and, for the kernels that take any block, odd blocks:
+ * one block looping over every tile, partial warps, blocks of 1024 and of 20 threads).
+ * Exits 77 (skipped) without a usable GPU. */
 #include "jg_test.h"
 #include "jgt_mask_fast_cases.h"
 
@@ -19,10 +23,13 @@ static int run_case(const jgt_mf_case *c, jg_stream stream) {
   jg_error_clear(&ef);
   jg_error_clear(&eg);
   jg_error_clear(&eh);
+  jgt_mf_calls before, after;
+  jgt_mf_calls_get(true, &before);
   const jg_status sf = jg_array_mask(dx, dm, stream, &fast, &ef);
+  jgt_mf_calls_get(true, &after);
   const jg_status sg = jg_array_mask(dx, dg, stream, &general, &eg);
   const jg_status sh = jg_array_mask(in.x, in.mask, NULL, &host, &eh);
-  int failed = 0;
+  int failed = jgt_mf_check_path(c, &before, &after);
   if (in.bad >= 0) {
     if (sf != sh || sg != sh || sh != JG_ESHAPE || ef.index != eh.index ||
         eg.index != eh.index || strcmp(ef.message, eh.message) != 0 ||
@@ -61,7 +68,7 @@ static int run_table(jg_stream stream) {
                                  JG_DTYPE_FLOAT64, JG_DTYPE_FLOAT16};
   for (size_t k = 0; k < sizeof dts / sizeof dts[0]; ++k) {
     jgt_mf_case c = {jg_dtype_name(dts[k]), 1500, JGT_MF_POISSON, JGT_MF_OFFSETS, dts[k], 0.5,
-                     2, 1, -1};
+                     2, 1, -1, 0};
     failed += run_case(&c, stream);
   }
   return failed;
@@ -111,9 +118,9 @@ static void test_overlapping_lists(void **state) {
   jg_array_release(x);
 }
 
-static void parity(const jg_launch *launch) {
+static void parity(const char *name, const jg_launch *launch) {
   const jg_kernel *k = NULL;
-  JGT_OK(jg_catalog_find("list_mask", &k, &jgt_err_));
+  JGT_OK(jg_catalog_find(name, &k, &jgt_err_));
   assert_true(jg_kernel_has_cuda(k));
   jg_parity_options o;
   memset(&o, 0, sizeof o);
@@ -123,7 +130,7 @@ static void parity(const jg_launch *launch) {
   jg_error err;
   jg_error_clear(&err);
   const jg_status st = jg_kernel_parity(k, &o, &res, &err);
-  if (st != JG_OK) print_error("parity of list_mask: %s: %s\n", jg_status_name(st), err.message);
+  if (st != JG_OK) print_error("parity of %s: %s: %s\n", name, jg_status_name(st), err.message);
   assert_int_equal(st, JG_OK);
   assert_int_equal(res.cases_run, (int)jg_kernel_variant_count(k) * jg_kernel_parity_case_count(k));
   if (res.cases_failed != 0) print_error("%s\n", res.first_failure);
@@ -132,15 +139,97 @@ static void parity(const jg_launch *launch) {
 
 static void test_parity_launches(void **state) {
   (void)state;
-  parity(NULL);
   static const int64_t grids[5] = {1, 3, 0, 7, 5};
   static const int blocks[5] = {256, 96, 1024, 33, 20};
-  for (int i = 0; i < 5; ++i) {
+  /* list_mask and list_mask_offsets take any grid and block */
+  static const char *const any_block[2] = {"list_mask", "list_mask_offsets"};
+  for (int j = 0; j < 2; ++j) {
+    parity(any_block[j], NULL);
+    for (int i = 0; i < 5; ++i) {
+      jg_launch l;
+      memset(&l, 0, sizeof l);
+      l.grid = grids[i];
+      l.block = blocks[i];
+      parity(any_block[j], &l);
+    }
+  }
+  /* list_mask_select takes blocks of 256 only (others raise its flag), any grid: one block
+   * running every tile in order, a few blocks with runs of tiles, more blocks than tiles */
+  parity("list_mask_select", NULL);
+  static const int64_t sgrids[4] = {1, 3, 7, 100000};
+  for (int i = 0; i < 4; ++i) {
     jg_launch l;
     memset(&l, 0, sizeof l);
-    l.grid = grids[i];
-    l.block = blocks[i];
-    parity(&l);
+    l.grid = sgrids[i];
+    l.block = 256;
+    parity("list_mask_select", &l);
+  }
+}
+
+/* A device copy of host array `h` (released). */
+static jg_array *dev_of(jg_array *h) {
+  jg_array *d = jgt_to_device_on(h, NULL);
+  jg_array_release(h);
+  return d;
+}
+
+/* The data of array `a`'s first buffer. */
+static void *dev_data(const jg_array *a) {
+  jg_view v;
+  JGT_OK(jg_array_buffer(a, 0, &v, &jgt_err_));
+  return jg_view_data(&v);
+}
+
+/* list_mask_select on one list [1, 2, 3] masked by [T, F, T] with a block of 128 threads: the
+ * flag, nothing else (state[3] stays 0); with 256: no flag, the total 2. */
+static void test_select_other_block(void **state) {
+  (void)state;
+  const jg_kernel *k = NULL;
+  JGT_OK(jg_catalog_find("list_mask_select", &k, &jgt_err_));
+  static const bool hm[3] = {true, false, true};
+  static const uint32_t hx[3] = {1, 2, 3};
+  static const uint32_t hout[3] = {0, 0, 0};
+  static const uint64_t hb[2] = {0, 0};
+  static const int64_t ho[2] = {0, 3}, hp[2] = {0, 0};
+  for (int pass = 0; pass < 2; ++pass) {
+    static const int64_t hs[5] = {0, 0, 0, 0, 0};
+    jg_array *off = dev_of(jgt_i64(ho, 2));
+    jg_array *x = dev_of(jgt_numeric(hx, 3, JG_DTYPE_UINT32));
+    jg_array *m = dev_of(jgt_numeric(hm, 3, JG_DTYPE_BOOL));
+    jg_array *o = dev_of(jgt_numeric(hout, 3, JG_DTYPE_UINT32));
+    jg_array *b = dev_of(jgt_numeric(hb, 2, JG_DTYPE_UINT64));
+    jg_array *p = dev_of(jgt_i64(hp, 2));
+    jg_array *s = dev_of(jgt_i64(hs, 5));
+    const jg_device dev = {JG_DEVICE_CUDA, 0};
+    int64_t *doff = dev_data(off);
+    const jg_kernel_arg a[16] = {
+        jg_arg_i64(1), jg_arg_array(doff, 1, JG_DTYPE_INT64, dev),
+        jg_arg_array(doff + 1, 1, JG_DTYPE_INT64, dev), jg_arg_i64(3),
+        jg_arg_array(dev_data(x), 3, JG_DTYPE_UINT32, dev),
+        jg_arg_array(doff, 1, JG_DTYPE_INT64, dev),
+        jg_arg_array(doff + 1, 1, JG_DTYPE_INT64, dev), jg_arg_i64(3),
+        jg_arg_array(dev_data(m), 3, JG_DTYPE_BOOL, dev), jg_arg_i64(1), jg_arg_i64(3),
+        jg_arg_array(dev_data(o), 3, JG_DTYPE_UINT32, dev), jg_arg_i64(2),
+        jg_arg_array(dev_data(b), 2, JG_DTYPE_UINT64, dev),
+        jg_arg_array(dev_data(p), 2, JG_DTYPE_INT64, dev),
+        jg_arg_array(dev_data(s), 5, JG_DTYPE_INT64, dev)};
+    jg_launch l;
+    memset(&l, 0, sizeof l);
+    l.grid = 1;
+    l.block = pass == 0 ? 128 : 256;
+    JGT_OK(jg_kernel_call(k, a, 16, &l, &jgt_err_));
+    jg_array *hs_back = jgt_to_host(s);
+    const int64_t *got = dev_data(hs_back);
+    assert_int_equal(got[2], pass == 0 ? 1 : 0);
+    assert_int_equal(got[3], pass == 0 ? 0 : 2);
+    jg_array_release(hs_back);
+    jg_array_release(off);
+    jg_array_release(x);
+    jg_array_release(m);
+    jg_array_release(o);
+    jg_array_release(b);
+    jg_array_release(p);
+    jg_array_release(s);
   }
 }
 
@@ -149,7 +238,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_table_default_stream), cmocka_unit_test(test_table_created_stream),
       cmocka_unit_test(test_issue_case),           cmocka_unit_test(test_overlapping_lists),
-      cmocka_unit_test(test_parity_launches),
+      cmocka_unit_test(test_parity_launches),      cmocka_unit_test(test_select_other_block),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
