@@ -52,7 +52,7 @@ __device__ inline unsigned lms_nonzero4(unsigned v) {
   v |= v >> 1;
   v |= v >> 2;
   v |= v >> 4;
-  v &= 0x01010101u; /* bit 0 of each byte */
+  v &= 0x01010101u;               /* bit 0 of each byte */
   return (v * 0x10204080u) >> 28; /* bits 0, 8, 16, 24 to bits 28..31: no carries */
 }
 

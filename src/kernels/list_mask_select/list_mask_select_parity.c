@@ -7,8 +7,8 @@
 #include "jgk_list_mask_select.h"
 #include "list_mask_select/list_mask_select_cases.h"
 
-jg_status jgk_list_mask_select_parity(jg_parity_ctx *ctx, int c, jg_kernel_arg *args,
-                                      void *user, jg_error *err) {
+jg_status jgk_list_mask_select_parity(jg_parity_ctx *ctx, int c, jg_kernel_arg *args, void *user,
+                                      jg_error *err) {
   (void)user;
   lms_case k;
   memset(&k, 0, sizeof k);
