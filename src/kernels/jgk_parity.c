@@ -32,9 +32,8 @@ void jgk_parity_random_offsets(jg_parity_ctx *ctx, void *offsets, jg_dtype dt, i
 
 /* ------------------------------------------------------------ reduction kernels */
 
-/* A Poisson-distributed count with mean lambda, given limit = exp(-lambda) (Knuth's product of
- * uniforms; lambda <= 30). */
-static int64_t poisson(jg_parity_ctx *ctx, double limit) {
+int64_t jgk_parity_poisson(jg_parity_ctx *ctx, double lambda) {
+  const double limit = exp(-lambda);
   int64_t k = 0;
   double p = jg_parity_uniform(ctx);
   while (p > limit) {
@@ -44,8 +43,7 @@ static int64_t poisson(jg_parity_ctx *ctx, double limit) {
   return k;
 }
 
-/* A uniform integer in [lo, hi]. */
-static int64_t uniform_in(jg_parity_ctx *ctx, int64_t lo, int64_t hi) {
+int64_t jgk_parity_uniform_in(jg_parity_ctx *ctx, int64_t lo, int64_t hi) {
   return lo + (int64_t)(jg_parity_random(ctx) % (uint64_t)(hi - lo + 1));
 }
 
@@ -53,14 +51,13 @@ static int64_t uniform_in(jg_parity_ctx *ctx, int64_t lo, int64_t hi) {
  * uniform in [long_lo, long_hi] instead; returns the end of the last list. */
 static int64_t consecutive(jg_parity_ctx *ctx, jgk_parity_lists *l, jg_dtype dt, int64_t start,
                            double lambda, double p_long, int64_t long_lo, int64_t long_hi) {
-  const double limit = exp(-lambda);
   int64_t at = start;
   for (int64_t i = 0; i < l->n; ++i) {
     int64_t c;
     if (p_long > 0 && jg_parity_uniform(ctx) < p_long)
-      c = uniform_in(ctx, long_lo, long_hi);
+      c = jgk_parity_uniform_in(ctx, long_lo, long_hi);
     else
-      c = poisson(ctx, limit);
+      c = jgk_parity_poisson(ctx, lambda);
     jgk_parity_put_index(l->starts, dt, i, at);
     at += c;
     jgk_parity_put_index(l->stops, dt, i, at);
@@ -115,7 +112,7 @@ jg_status jgk_parity_lists_make(jg_parity_ctx *ctx, int layout, jg_dtype dt, jgk
       break;
     case 3:
       for (int64_t i = 0; i < n; ++i) {
-        const int64_t s = uniform_in(ctx, -INT32_MAX, INT32_MAX);
+        const int64_t s = jgk_parity_uniform_in(ctx, -INT32_MAX, INT32_MAX);
         jgk_parity_put_index(l->starts, dt, i, s);
         jgk_parity_put_index(l->stops, dt, i, s);
       }
@@ -132,8 +129,9 @@ jg_status jgk_parity_lists_make(jg_parity_ctx *ctx, int layout, jg_dtype dt, jgk
       l->m = 5000;
       for (int64_t i = 0; i < n; ++i) {
         const int64_t c =
-            jg_parity_uniform(ctx) < 0.05 ? uniform_in(ctx, 0, 300) : poisson(ctx, exp(-6.0));
-        const int64_t s = uniform_in(ctx, 0, l->m - c);
+            jg_parity_uniform(ctx) < 0.05 ? jgk_parity_uniform_in(ctx, 0, 300)
+                                          : jgk_parity_poisson(ctx, 6.0);
+        const int64_t s = jgk_parity_uniform_in(ctx, 0, l->m - c);
         jgk_parity_put_index(l->starts, dt, i, s);
         jgk_parity_put_index(l->stops, dt, i, s + c);
       }

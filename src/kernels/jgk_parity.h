@@ -20,6 +20,13 @@ JGI_HIDDEN void jgk_parity_random_offsets(jg_parity_ctx *ctx, void *offsets, jg_
                                           int64_t n, int64_t start, double p_empty, int64_t lo,
                                           int64_t hi);
 
+/** A Poisson-distributed count of mean `lambda` (0 < lambda <= 30: Knuth's product of uniforms,
+ *  which underflows past that) from the case's random stream. */
+JGI_HIDDEN int64_t jgk_parity_poisson(jg_parity_ctx *ctx, double lambda);
+
+/** A uniform integer in [lo, hi] (lo <= hi) from the case's random stream. */
+JGI_HIDDEN int64_t jgk_parity_uniform_in(jg_parity_ctx *ctx, int64_t lo, int64_t hi);
+
 /* ------------------------------------------------------------ reduction kernels */
 
 /** Number of list layouts the reduction kernels' parity cases run over (case k uses layout k). */

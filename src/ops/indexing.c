@@ -364,6 +364,24 @@ static bool mask_fast_fits(const jg_array *a, const jg_array *mask) {
   return jgi_op_raw_dtype(jg_dtype_itemsize(xv->buffers[0].dtype)) != JG_DTYPE_INVALID;
 }
 
+/* A grid of `blocks` blocks, at least 1 and at most 2^30. */
+static int64_t mask_grid(int64_t blocks) {
+  return blocks < 1 ? 1 : blocks < ((int64_t)1 << 30) ? blocks : ((int64_t)1 << 30);
+}
+
+/* Reads back the fused kernels' flag (state[2]) and total (state[3]) together: the fused path's
+ * one synchronisation. */
+static jg_status mask_read_state(jgi_op_ctx *c, const jg_view *state, int64_t *flag,
+                                 int64_t *total, jg_error *err) {
+  const jg_len idx[2] = {2, 3};
+  int64_t got[2] = {0, 0};
+  JG_RETURN_NOT_OK(jgi_op_read_ints(c, jg_view_data(state), JG_DTYPE_INT64, idx, 2, got,
+                                    "jg_array_mask: error flag and total", err));
+  *flag = got[0];
+  *total = got[1];
+  return JG_OK;
+}
+
 /* Runs list_mask once into `values` (capacity elements); reads back the total and the flag. */
 static jg_status mask_fast_call(jgi_op_ctx *c, jg_len n, const jg_kernel_arg *lists,
                                 jg_kernel_arg xv, jg_kernel_arg mv, jg_len tiles, jg_len capacity,
@@ -383,15 +401,9 @@ static jg_status mask_fast_call(jgi_op_ctx *c, jg_len n, const jg_kernel_arg *li
   l.threads = 0;
   l.block = 256;
   /* One block per tile: blocks take tiles from the kernel's counter in the order they start. */
-  l.grid = tiles < 1 ? 1 : tiles < ((int64_t)1 << 30) ? tiles : ((int64_t)1 << 30);
+  l.grid = mask_grid(tiles);
   JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_list_mask, args, 14, &l, err));
-  const jg_len idx[2] = {2, 3};
-  int64_t got[2] = {0, 0};
-  JG_RETURN_NOT_OK(jgi_op_read_ints(c, jg_view_data(state), JG_DTYPE_INT64, idx, 2, got,
-                                    "jg_array_mask: error flag and total", err));
-  *bad = got[0];
-  *total = got[1];
-  return JG_OK;
+  return mask_read_state(c, state, bad, total, err);
 }
 
 /* Runs list_mask_select and list_mask_offsets once into `values` (capacity elements), state
@@ -415,20 +427,16 @@ static jg_status mask_flat_call(jgi_op_ctx *c, jg_len n, const jg_kernel_arg *li
   l.block = 256;
   /* One block per tile, numbered by blockIdx.x (a smaller grid gives each block a run of
    * tiles); the kernel's tiles are at most `tiles`, the bound's. */
-  l.grid = tiles < 1 ? 1 : tiles < ((int64_t)1 << 30) ? tiles : ((int64_t)1 << 30);
+  l.grid = mask_grid(tiles);
   JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_list_mask_select, sargs, 16, &l, err));
   const jg_kernel_arg oargs[11] = {
       jg_arg_i64(n),         lists[0],           lists[1],          lists[2],
       lists[3],              jg_arg_i64(words),  jgi_op_out_arg(bits), jgi_op_out_arg(pre),
       jg_arg_i64(tiles),     jgi_op_out_arg(offsets), jgi_op_out_arg(state)};
-  JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_list_mask_offsets, oargs, 11, &c->launch, err));
-  const jg_len idx[2] = {2, 3};
-  int64_t got[2] = {0, 0};
-  JG_RETURN_NOT_OK(jgi_op_read_ints(c, jg_view_data(state), JG_DTYPE_INT64, idx, 2, got,
-                                    "jg_array_mask: error flag and total", err));
-  *flag = got[0];
-  *total = got[1];
-  return JG_OK;
+  /* Four lists a thread (the kernel's LMO_LISTS; any grid is correct). */
+  l.grid = mask_grid((n + 1023) / 1024);
+  JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_list_mask_offsets, oargs, 11, &l, err));
+  return mask_read_state(c, state, flag, total, err);
 }
 
 /* The flat way (list_mask_select, list_mask_offsets) over at most `bound` elements of each

@@ -5,8 +5,6 @@
  * elements between empty ones (tile boundaries inside it), lists given as starts/stops anywhere
  * in their contents (overlapping, empty ones outside), all-false and all-true masks, unequal
  * counts at several lists, a list past its content, and a capacity below the kept total. */
-#include <math.h>
-
 #include "jgk_list_mask.h"
 #include "jgk_parity.h"
 
@@ -20,21 +18,6 @@ static const char *const kNames[N_CASES] = {
     "one very long list", "starts/stops anywhere", "all-false mask",
     "all-true mask",     "unequal counts",        "a list past its content",
     "capacity below the total"};
-
-static int64_t poisson3(jg_parity_ctx *ctx) {
-  const double limit = exp(-3.0);
-  int64_t k = 0;
-  double p = jg_parity_uniform(ctx);
-  while (p > limit) {
-    ++k;
-    p *= jg_parity_uniform(ctx);
-  }
-  return k;
-}
-
-static int64_t uniform_in(jg_parity_ctx *ctx, int64_t lo, int64_t hi) {
-  return lo + (int64_t)(jg_parity_random(ctx) % (uint64_t)(hi - lo + 1));
-}
 
 jg_status jgk_list_mask_parity(jg_parity_ctx *ctx, int c, jg_kernel_arg *args, void *user,
                                jg_error *err) {
@@ -56,14 +39,15 @@ jg_status jgk_list_mask_parity(jg_parity_ctx *ctx, int c, jg_kernel_arg *args, v
         k = 0;
         break;
       case 3:
-        k = i + 1 == n ? 0 : uniform_in(ctx, 0, 40);
+        k = i + 1 == n ? 0 : jgk_parity_uniform_in(ctx, 0, 40);
         break;
       case 5:
       case 6:
-        k = uniform_in(ctx, 0, 64);
+        k = jgk_parity_uniform_in(ctx, 0, 64);
         break;
       case 7:
-        k = jg_parity_uniform(ctx) < 0.02 ? uniform_in(ctx, 500, 2000) : poisson3(ctx);
+        k = jg_parity_uniform(ctx) < 0.02 ? jgk_parity_uniform_in(ctx, 500, 2000)
+                                          : jgk_parity_poisson(ctx, 3.0);
         break;
       case 9:
         k = i == 1 ? (1 << 20) + 5 : 0;
@@ -72,7 +56,7 @@ jg_status jgk_list_mask_parity(jg_parity_ctx *ctx, int c, jg_kernel_arg *args, v
         k = 7;
         break;
       default:
-        k = poisson3(ctx);
+        k = jgk_parity_poisson(ctx, 3.0);
         break;
     }
     cx[i] = k;
@@ -102,7 +86,8 @@ jg_status jgk_list_mask_parity(jg_parity_ctx *ctx, int c, jg_kernel_arg *args, v
     me = jg_parity_alloc(ctx, n, ti);
     if (xe == NULL || me == NULL) return jg_error_set(err, JG_ENOMEM, -1, "out of memory");
     for (int64_t i = 0; i < n; ++i) {
-      int64_t a = uniform_in(ctx, 0, x_length - cx[i]), b = uniform_in(ctx, 0, mask_length - cm[i]);
+      int64_t a = jgk_parity_uniform_in(ctx, 0, x_length - cx[i]);
+      int64_t b = jgk_parity_uniform_in(ctx, 0, mask_length - cm[i]);
       if (cx[i] == 0 && i % 7 == 0) a = i % 2 ? -5 : x_length + 100; /* empty, anywhere */
       if (cm[i] == 0 && i % 5 == 0) b = mask_length + 3;
       jgk_parity_put_index(xs, ti, i, a);

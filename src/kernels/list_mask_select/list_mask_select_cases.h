@@ -5,7 +5,6 @@
 #ifndef JGK_LIST_MASK_SELECT_CASES_H
 #define JGK_LIST_MASK_SELECT_CASES_H
 
-#include <math.h>
 #include <string.h>
 
 #include "jgk_parity.h"
@@ -46,17 +45,6 @@ typedef struct lms_case {
   int64_t *state; /* tiles + 4, zero */
 } lms_case;
 
-static int64_t lms_poisson3(jg_parity_ctx *ctx) {
-  const double limit = exp(-3.0);
-  int64_t k = 0;
-  double p = jg_parity_uniform(ctx);
-  while (p > limit) {
-    ++k;
-    p *= jg_parity_uniform(ctx);
-  }
-  return k;
-}
-
 /* Builds case c for the run's variant: index dtype `ti`, content dtype `tt` (JG_DTYPE_UINT8 for
  * list_mask_offsets, which has no content). */
 static jg_status lms_build(jg_parity_ctx *ctx, int c, jg_dtype ti, jg_dtype tt, lms_case *k,
@@ -88,7 +76,7 @@ static jg_status lms_build(jg_parity_ctx *ctx, int c, jg_dtype ti, jg_dtype tt, 
         v = 64;
         break;
       default:
-        v = lms_poisson3(ctx);
+        v = jgk_parity_poisson(ctx, 3.0);
         break;
     }
     cx[i] = cm[i] = v;

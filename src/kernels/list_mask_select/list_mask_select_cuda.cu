@@ -109,11 +109,11 @@ __device__ inline int64_t lms_flat_length(int64_t n, const I *__restrict__ x_sta
   return e_total;
 }
 
-/* At most 48 registers (__maxnreg__; no __launch_bounds__ with it): 5 blocks of 256 per SM by
+/* At most 40 registers (__maxnreg__; no __launch_bounds__ with it): 6 blocks of 256 per SM by
  * registers, 4 KiB (uint8) to 32 KiB (uint64) of shared memory each. A macro, so that no
  * parenthesis stands between __global__ and the name (the catalog's signature check reads back
  * from the name to the previous ')' for __global__). */
-#define LIST_MASK_SELECT_BOUNDS __maxnreg__(48)
+#define LIST_MASK_SELECT_BOUNDS __maxnreg__(40)
 
 template <typename I, typename T>
 __global__ void LIST_MASK_SELECT_BOUNDS jgk_list_mask_select(
