@@ -266,7 +266,7 @@ static inline const jgt_ixcase *jgt_indexing_cases(size_t *count) {
       JGT_IX_ERR("short event mask", JGT_IX_MASK, jgt_ix_small, jgt_ix_event_short, JG_ESHAPE,
                  "the mask has 2 entries, the array 3", -1),
       JGT_IX_ERR("short mask at depth 2", JGT_IX_MASK, jgt_ix_nested, jgt_ix_nested_short,
-                 JG_ESHAPE, "mask list 2 at depth 2 has 1 entries, the array's list 2 at depth 2 "
+                 JG_ESHAPE, "mask list 2 at depth 2 has 1 entry, the array's list 2 at depth 2 "
                  "has 2", 2),
       JGT_IX_ERR("int32 mask", JGT_IX_MASK, jgt_ix_small, jgt_ix_int_mask, JG_EDTYPE,
                  "the mask's values are int32; a mask must be bool", -1),

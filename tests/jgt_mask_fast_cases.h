@@ -441,4 +441,99 @@ static inline int jgt_mf_check(const char *name, const char *path, const jgt_mf_
   return 0;
 }
 
+/* x[mask] with a last list that leaves its content by nearly the whole int64 range (found by a
+ * newcomer's probe: the flat way's rank-word bound overflowed and read far past its buffer). x is
+ * a list-offset array over 8 float32 values with offsets {0, 3, last} (list nodes: starts {5, 6},
+ * stops {6, last}), the mask the same over 8 bools. jg_array_mask (on device copies when
+ * `device`) must fail with JG_EVALUE and the message of a list leaving its content, and make
+ * nothing. */
+static inline void jgt_mf_huge_last(bool device, bool lists, int64_t last) {
+  static const float xv[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  static const bool mv[8] = {true, false, true, true, false, true, true, true};
+  const int64_t off[3] = {0, 3, last}, starts[2] = {5, 6}, stops[2] = {6, last};
+  jg_array *xs[2] = {NULL, NULL};
+  for (int k = 0; k < 2; ++k) {
+    jg_array *content = k == 0 ? jgt_numeric(xv, 8, JG_DTYPE_FLOAT32)
+                               : jgt_numeric(mv, 8, JG_DTYPE_BOOL);
+    if (lists) {
+      jg_view sv = jgt_view(starts, 2, JG_DTYPE_INT64), ev = jgt_view(stops, 2, JG_DTYPE_INT64);
+      JGT_OK(jg_array_list(&sv, &ev, content, &xs[k], &jgt_err_));
+      jg_buffer_release(sv.buffer);
+      jg_buffer_release(ev.buffer);
+    } else {
+      jg_view ov = jgt_view(off, 3, JG_DTYPE_INT64);
+      JGT_OK(jg_array_list_offset(&ov, content, &xs[k], &jgt_err_));
+      jg_buffer_release(ov.buffer);
+    }
+    jg_array_release(content);
+    if (device) {
+      jg_array *d = jgt_to_device_on(xs[k], NULL);
+      jg_array_release(xs[k]);
+      xs[k] = d;
+    }
+  }
+  jg_array *out = NULL;
+  jg_error e;
+  jg_error_clear(&e);
+  assert_int_equal(jg_array_mask(xs[0], xs[1], NULL, &out, &e), JG_EVALUE);
+  assert_null(out);
+  JGT_CONTAINS(e.message, "jg_array_mask");
+  JGT_CONTAINS(e.message, "leaves its content");
+  jg_array_release(xs[0]);
+  jg_array_release(xs[1]);
+}
+
+/* jgt_mf_huge_last for offsets and list nodes, with the last stop at INT64_MAX, 62 below it (the
+ * flat length's rank words overflow int64) and 64 below it. */
+static inline void jgt_mf_huge_lasts(bool device) {
+  const int64_t lasts[3] = {INT64_MAX, INT64_MAX - 62, INT64_MAX - 64};
+  for (int k = 0; k < 3; ++k) {
+    jgt_mf_huge_last(device, false, lasts[k]);
+    jgt_mf_huge_last(device, true, lasts[k]);
+  }
+}
+
+/* Mask bytes other than 0 and 1 (2, 255) count as true on every path: the fused path (a jagged
+ * mask of list offsets), the general walk (the same mask with int32 offsets) and an event mask
+ * (one byte per list), on device copies when `device`. */
+static inline void jgt_mf_odd_bools(bool device) {
+  static const int64_t off[3] = {0, 3, 5}, xv[5] = {10, 11, 12, 13, 14};
+  static const int32_t off32[3] = {0, 3, 5};
+  static const uint8_t mv[5] = {2, 0, 255, 1, 0}, ev[2] = {2, 0};
+  jg_view ov = jgt_view(off, 3, JG_DTYPE_INT64), ov32 = jgt_view(off32, 3, JG_DTYPE_INT32);
+  jg_array *x = NULL, *ms[3] = {NULL, NULL, NULL};
+  jg_array *xc = jgt_numeric(xv, 5, JG_DTYPE_INT64), *mc = jgt_numeric(mv, 5, JG_DTYPE_BOOL);
+  JGT_OK(jg_array_list_offset(&ov, xc, &x, &jgt_err_));
+  JGT_OK(jg_array_list_offset(&ov, mc, &ms[0], &jgt_err_));
+  JGT_OK(jg_array_list_offset(&ov32, mc, &ms[1], &jgt_err_));
+  ms[2] = jgt_numeric(ev, 2, JG_DTYPE_BOOL);
+  jg_buffer_release(ov.buffer);
+  jg_buffer_release(ov32.buffer);
+  jg_array_release(xc);
+  jg_array_release(mc);
+  if (device) {
+    jg_array *d = jgt_to_device_on(x, NULL);
+    jg_array_release(x);
+    x = d;
+    for (int k = 0; k < 3; ++k) {
+      d = jgt_to_device_on(ms[k], NULL);
+      jg_array_release(ms[k]);
+      ms[k] = d;
+    }
+  }
+  static const char *const want[3] = {"[[10, 12], [13]]", "[[10, 12], [13]]", "[[10, 11, 12]]"};
+  for (int k = 0; k < 3; ++k) {
+    jg_array *out = NULL;
+    JGT_OK(jg_array_mask(x, ms[k], NULL, &out, &jgt_err_));
+    jg_array *h = device ? jgt_to_host(out) : jg_array_retain(out);
+    char text[64];
+    JGT_OK(jg_array_to_string(h, 60, text, sizeof text, NULL, &jgt_err_));
+    assert_string_equal(text, want[k]);
+    jg_array_release(h);
+    jg_array_release(out);
+    jg_array_release(ms[k]);
+  }
+  jg_array_release(x);
+}
+
 #endif /* JAGGED_TESTS_JGT_MASK_FAST_CASES_H */

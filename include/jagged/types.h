@@ -24,7 +24,7 @@ typedef int64_t jg_offset;
 /** Element types. Numbers are pinned (ABI). */
 typedef enum jg_dtype {
   JG_DTYPE_INVALID = 0,
-  JG_DTYPE_BOOL = 1, /**< one byte, 0 or 1 */
+  JG_DTYPE_BOOL = 1, /**< one byte, 0 or 1 (a mask reads any byte other than 0 as true) */
   JG_DTYPE_INT8 = 2,
   JG_DTYPE_INT16 = 3,
   JG_DTYPE_INT32 = 4,

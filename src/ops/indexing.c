@@ -188,10 +188,10 @@ static jg_status level_pair(jgi_op_ctx *c, walk *w, const char *what, int at_dep
     JG_RETURN_NOT_OK(jgi_read_at(c, cnt_s, e.index, &ns, err));
     char where[32] = "";
     if (at_depth > 1) snprintf(where, sizeof where, " at depth %d", at_depth);
-    return jg_error_set(err, JG_ESHAPE, e.index, "%s list %lld%s has %lld entries, the array's "
+    return jg_error_set(err, JG_ESHAPE, e.index, "%s list %lld%s has %lld %s, the array's "
                         "list %lld%s has %lld",
-                        what, (long long)e.index, where, (long long)ns, (long long)e.index, where,
-                        (long long)na);
+                        what, (long long)e.index, where, (long long)ns,
+                        ns == 1 ? "entry" : "entries", (long long)e.index, where, (long long)na);
   }
   if (st != JG_OK && err != NULL) *err = e;
   return st;

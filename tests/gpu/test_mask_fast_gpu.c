@@ -8,8 +8,8 @@
  * bad data both must fail with the host's status, index and message, and the fused call must
  * have run the expected kernels (as on the host). Then the three kernels' own parity cases with
  * the default launch and with odd grids (and, for the kernels that take any block, odd blocks:
- * one block looping over every tile, partial warps, blocks of 1024 and of 20 threads).
- * Exits 77 (skipped) without a usable GPU. */
+ * one block looping over every tile, partial warps, blocks of 1024 and of 20 threads), and a
+ * newcomer's probes (a last list far past its content, odd bool bytes). Exits 77 (skipped) without a usable GPU. */
 #include "jg_test.h"
 #include "jgt_mask_fast_cases.h"
 
@@ -116,6 +116,14 @@ static void test_overlapping_lists(void **state) {
   jg_array_release(dm);
   jg_array_release(m);
   jg_array_release(x);
+}
+
+/* The newcomer's probes on the device: a last list far past its content fails cleanly (no read
+ * past the rank words, so the context stays usable), and odd bool bytes are true on every path. */
+static void test_huge_last_offset(void **state) {
+  (void)state;
+  jgt_mf_huge_lasts(true);
+  jgt_mf_odd_bools(true);
 }
 
 static void parity(const char *name, const jg_launch *launch) {
@@ -239,6 +247,7 @@ int main(void) {
       cmocka_unit_test(test_table_default_stream), cmocka_unit_test(test_table_created_stream),
       cmocka_unit_test(test_issue_case),           cmocka_unit_test(test_overlapping_lists),
       cmocka_unit_test(test_parity_launches),      cmocka_unit_test(test_select_other_block),
+      cmocka_unit_test(test_huge_last_offset),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

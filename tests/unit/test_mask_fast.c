@@ -5,8 +5,9 @@
  * lists back to back with equal counts; list_mask after them for any other lists and for
  * errors); the issue's case; every dtype; overlapping list nodes whose kept values pass the
  * guessed capacity; the errors (unequal counts, a list past its content), which must be the
- * general path's; and the parity cases of the three kernels ("c" against "c": every case builds
- * valid arguments for every variant). */
+ * general path's; a last list far past its content (its stop near INT64_MAX) and mask bytes other
+ * than 0 and 1 (a newcomer's probes); and the parity cases of the three kernels ("c" against "c":
+ * every case builds valid arguments for every variant). */
 #include "jg_test.h"
 #include "jgt_mask_fast_cases.h"
 
@@ -139,6 +140,18 @@ static void test_list_past_content(void **state) {
   jg_array_release(x);
 }
 
+/* A last list far past its content (offsets and list nodes, the bound near INT64_MAX) fails as
+ * the general walk does, reading nothing past any buffer; odd bool bytes are true on every path. */
+static void test_huge_last_offset(void **state) {
+  (void)state;
+  jgt_mf_huge_lasts(false);
+}
+
+static void test_odd_bools(void **state) {
+  (void)state;
+  jgt_mf_odd_bools(false);
+}
+
 /* The parity cases of the fused path's kernels run and agree with themselves ("c" against "c"),
  * every variant, so that every case builds valid arguments (the GPU test compares them with
  * CUDA). */
@@ -244,6 +257,8 @@ int main(void) {
       cmocka_unit_test(test_issue_case),
       cmocka_unit_test(test_overlapping_lists),
       cmocka_unit_test(test_list_past_content),
+      cmocka_unit_test(test_huge_last_offset),
+      cmocka_unit_test(test_odd_bools),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

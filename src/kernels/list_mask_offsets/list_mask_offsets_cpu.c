@@ -24,10 +24,10 @@ static int64_t rank_at(const uint64_t *bits, const int64_t *pre, int64_t p) {
     (void)err;                                                                                 \
     (void)tiles;                                                                               \
     if (n <= 0) return JG_OK; /* no lists: nothing (the CUDA side is not even launched) */     \
-    const int64_t x0 = (int64_t)x_starts[0], xe = (int64_t)x_stops[n - 1];                    \
+    const int64_t x0 = (int64_t)x_starts[0], xe = (int64_t)x_stops[n - 1];                     \
     const int64_t m0 = (int64_t)mask_starts[0], me = (int64_t)mask_stops[n - 1];               \
     if (x0 < 0 || xe < x0 || m0 < 0 || me < m0 || me - m0 != xe - x0 ||                        \
-        words < (xe - x0 + WORD - 1) / WORD) {                                                 \
+        words < 0 || (uint64_t)(xe - x0) > (uint64_t)words * WORD) {                           \
       state[2] = 1;                                                                            \
       return JG_OK;                                                                            \
     }                                                                                          \

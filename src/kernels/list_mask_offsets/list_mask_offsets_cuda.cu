@@ -42,7 +42,7 @@ __global__ void LMO_BOUNDS jgk_list_mask_offsets(int64_t n, const I *__restrict_
   const int64_t m0 = (int64_t)mask_starts[0], me = (int64_t)mask_stops[n - 1];
   const int64_t e_total = xe - x0, shift = m0 - x0;
   if (x0 < 0 || xe < x0 || m0 < 0 || me < m0 || me - m0 != e_total ||
-      words < (e_total + WORD - 1) / WORD) { /* the same in every block */
+      words < 0 || (uint64_t)e_total > (uint64_t)words * WORD) { /* the same in every block */
     if (blockIdx.x == 0 && threadIdx.x == 0) state[2] = 1;
     return;
   }

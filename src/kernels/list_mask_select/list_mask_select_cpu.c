@@ -22,11 +22,12 @@
       state[2] = 1;                                                                            \
       return JG_OK;                                                                            \
     }                                                                                          \
-    const int64_t x0 = (int64_t)x_starts[0], xe = (int64_t)x_stops[n - 1];                    \
+    const int64_t x0 = (int64_t)x_starts[0], xe = (int64_t)x_stops[n - 1];                     \
     const int64_t m0 = (int64_t)mask_starts[0], me = (int64_t)mask_stops[n - 1];               \
     if (x0 < 0 || xe < x0 || xe > x_length || m0 < 0 || me < m0 || me > mask_length ||         \
-        me - m0 != xe - x0 || tiles < (xe - x0 + TILE - 1) / TILE ||                           \
-        words < (xe - x0 + WORD - 1) / WORD) {                                                 \
+        me - m0 != xe - x0 || tiles < 0 || words < 0 ||                                        \
+        (uint64_t)(xe - x0) > (uint64_t)tiles * TILE ||                                        \
+        (uint64_t)(xe - x0) > (uint64_t)words * WORD) {                                        \
       state[2] = 1;                                                                            \
       return JG_OK;                                                                            \
     }                                                                                          \

@@ -105,7 +105,10 @@ __device__ inline int64_t lms_flat_length(int64_t n, const I *__restrict__ x_sta
       me - m0 != xe - x0)
     return -1;
   const int64_t e_total = xe - x0;
-  if (tiles < (e_total + TILE - 1) / TILE || words < (e_total + WORD - 1) / WORD) return -1;
+  /* (in elements, so that nothing overflows near INT64_MAX: words and tiles count arrays) */
+  if (tiles < 0 || words < 0 || (uint64_t)e_total > (uint64_t)tiles * TILE ||
+      (uint64_t)e_total > (uint64_t)words * WORD)
+    return -1;
   return e_total;
 }
 

@@ -17,7 +17,7 @@ jg_status jgk_mask_flags_c(int64_t n, int64_t m, const bool *mask, int64_t ident
     const int64_t q = identity ? i : mpos[i];
     if (q < 0 || q >= m) return jgk_mask_flags_error(err, JGK_MASK_FLAGS_BAD_POSITION, i);
     const bool ok = valid_mode == 0 || (valid[q] != 0) == (valid_mode == 1);
-    out_keep[i] = (!ok || mask[q]) ? 1 : 0;
+    out_keep[i] = (!ok || ((const unsigned char *)mask)[q] != 0) ? 1 : 0;
     out_index[i] = ok ? (identity ? i : apos[i]) : -1;
   }
   return JG_OK;

@@ -12,7 +12,7 @@ __global__ void jgk_mask_flags(int64_t n, int64_t m, const bool *__restrict__ ma
       continue;
     }
     const bool ok = valid_mode == 0 || (valid[q] != 0) == (valid_mode == 1);
-    out_keep[i] = (!ok || mask[q]) ? 1 : 0;
+    out_keep[i] = (!ok || ((const unsigned char *)mask)[q] != 0) ? 1 : 0;
     out_index[i] = ok ? (identity ? i : apos[i]) : -1;
   }
 }

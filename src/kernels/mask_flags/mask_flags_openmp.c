@@ -16,7 +16,7 @@ jg_status jgk_mask_flags_openmp(int64_t n, int64_t m, const bool *mask, int64_t 
       continue;
     }
     const bool ok = valid_mode == 0 || (valid[q] != 0) == (valid_mode == 1);
-    out_keep[i] = (!ok || mask[q]) ? 1 : 0;
+    out_keep[i] = (!ok || ((const unsigned char *)mask)[q] != 0) ? 1 : 0;
     out_index[i] = ok ? (identity ? i : apos[i]) : -1;
   }
   return bad == INT64_MAX ? JG_OK : jgk_mask_flags_error(err, JGK_MASK_FLAGS_BAD_POSITION, bad);
