@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # gpu-check.sh: what the project runs on the GPU machine (H200, see BENCHMARKS.md): build with
 # CUDA, run every test (GPU tests included), run the GPU tests under compute-sanitizer memcheck,
-# then the benchmarks. Logs go to $OUT (or ./out) when set.
-# Usage: scripts/gpu-check.sh [tests|sanitize|bench|all]...   (default: all)
+# the tests of the kernels that share memory within a block under racecheck and synccheck, then
+# the benchmarks. Every step is under a time limit. Logs go to $OUT (or ./out) when set.
+# Usage: scripts/gpu-check.sh [tests|sanitize|racecheck|bench|all]...   (default: all)
 set -uo pipefail
 JG_ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${OUT:-$JG_ROOT/out}
@@ -45,19 +46,36 @@ if has sanitize; then
     r=$?; echo "exit $r" | tee -a "$OUT/sanitizer.log"; [ $r -eq 0 ] || rc=1
   done
 fi
+if has racecheck; then
+  # Shared-memory hazards (racecheck) and barrier misuse (synccheck) in the tests of the kernels
+  # that tile through shared memory; racecheck is slow, hence the limit per run (a run past it
+  # exits 124 and counts as a failure: rerun that test alone).
+  say "running block-level GPU tests under racecheck and synccheck (log: $OUT/racecheck.log) ..."
+  : >"$OUT/racecheck.log"
+  for t in test_mask_fast_gpu test_ufunc_fast_gpu test_combinatorics_fast_gpu \
+    test_reduce_kernels_gpu test_histogram_gpu; do
+    [ -x "$B/tests/$t" ] || continue
+    for tool in racecheck synccheck; do
+      echo "== compute-sanitizer $tool $t" | tee -a "$OUT/racecheck.log"
+      JGT_COPY_QUICK=1 timeout 300 compute-sanitizer --tool "$tool" --error-exitcode 9 \
+        "$B/tests/$t" >>"$OUT/racecheck.log" 2>&1
+      r=$?; echo "exit $r" | tee -a "$OUT/racecheck.log"; [ $r -eq 0 ] || rc=1
+    done
+  done
+fi
 if has tests; then
   # The kernel catalog on this GPU: signatures, parity of every implementation against the
   # reference, and every CUDA source compiled with NVRTC for this GPU (cache in $OUT/kcache).
   echo "== jagged kernels --check --parity --compile-all" | tee "$OUT/kernels.log"
-  JG_CACHE_DIR="$OUT/kcache" "$B/cli/jagged" kernels --check --parity --compile-all \
+  JG_CACHE_DIR="$OUT/kcache" timeout 900 "$B/cli/jagged" kernels --check --parity --compile-all \
     >>"$OUT/kernels.log" 2>&1 || rc=1
   tail -n 30 "$OUT/kernels.log"
   rm -rf "$OUT/kcache"
 fi
 if has tests && [ -x "$B/examples/example_muons" ]; then
   echo "== examples: muons on the GPU vs the host" | tee "$OUT/examples.log"
-  "$B/examples/example_muons" >"$OUT/muons_gpu.txt" 2>&1 || rc=1
-  "$B/examples/example_muons_host" >"$OUT/muons_host.txt" 2>&1 || rc=1
+  timeout 300 "$B/examples/example_muons" >"$OUT/muons_gpu.txt" 2>&1 || rc=1
+  timeout 300 "$B/examples/example_muons_host" >"$OUT/muons_host.txt" 2>&1 || rc=1
   head -n 12 "$OUT/muons_gpu.txt" | tee -a "$OUT/examples.log"
   # The two differ only in the lines that name where they walked (and the GPU example's check
   # that a host array is refused).
@@ -74,12 +92,12 @@ if has bench; then
   for b in "$B"/bench/bench_*; do
     [ -x "$b" ] || continue
     echo "== $(basename "$b")" | tee -a "$OUT/bench.log"
-    "$b" 2>&1 | tee -a "$OUT/bench.log"
+    timeout 600 "$b" 2>&1 | tee -a "$OUT/bench.log"
   done
   # bench_ops again at 10x the lists, where per-call fixed costs matter less.
   if [ -x "$B/bench/bench_ops" ]; then
     echo "== bench_ops 50000000" | tee -a "$OUT/bench.log"
-    "$B/bench/bench_ops" 50000000 2>&1 | tee -a "$OUT/bench.log"
+    timeout 600 "$B/bench/bench_ops" 50000000 2>&1 | tee -a "$OUT/bench.log"
   fi
 fi
 exit $rc
