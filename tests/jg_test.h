@@ -69,6 +69,26 @@ static inline jg_array *jgt_to_host(const jg_array *d) {
   return h;
 }
 
+/** Runs `k`'s parity cases with `o` (NULL: the defaults) and asserts that the run succeeded, that
+ *  every case ran (every variant; o->n_cases of them when set, else all the kernel's) and that
+ *  none failed; `what` names the run in what is printed on failure. */
+static inline void jgt_parity_ok(const jg_kernel *k, const jg_parity_options *o,
+                                 const char *what) {
+  jg_parity_result res;
+  jg_error err;
+  jg_error_clear(&err);
+  const jg_status st = jg_kernel_parity(k, o, &res, &err);
+  if (st != JG_OK) print_error("parity of %s: %s: %s\n", what, jg_status_name(st), err.message);
+  assert_int_equal(st, JG_OK);
+  const int per_variant =
+      o != NULL && o->n_cases > 0 ? o->n_cases : jg_kernel_parity_case_count(k);
+  assert_true(res.cases_run > 0);
+  assert_int_equal(res.cases_run, (int)jg_kernel_variant_count(k) * per_variant);
+  if (res.cases_failed != 0) print_error("%s\n", res.first_failure);
+  assert_int_equal(res.cases_failed, 0);
+  assert_string_equal(res.first_failure, "");
+}
+
 /** Defines the cmocka tests test_table_default_stream and test_table_created_stream, which
  *  expect `run_table(stream)` (returning the number of failed cases) to return 0 on the legacy
  *  default stream and on a non-blocking stream of device 0 made for the test. */

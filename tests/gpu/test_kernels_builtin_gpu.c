@@ -48,19 +48,9 @@ static void parity(const char *name, const jg_launch *launch) {
   memset(&o, 0, sizeof o);
   o.seed = 2024;
   o.launch = launch;
-  jg_parity_result res;
-  jg_error err;
-  jg_error_clear(&err);
-  const jg_status st = jg_kernel_parity(k, launch != NULL ? &o : NULL, &res, &err);
-  if (st != JG_OK) {
-    print_error("parity of %s (launch %s): %s: %s\n", name, launch != NULL ? "custom" : "default",
-                jg_status_name(st), err.message);
-  }
-  assert_int_equal(st, JG_OK);
-  assert_true(res.cases_run > 0);
-  assert_int_equal(res.cases_run, (int)jg_kernel_variant_count(k) * jg_kernel_parity_case_count(k));
-  assert_int_equal(res.cases_failed, 0);
-  assert_string_equal(res.first_failure, "");
+  char what[128];
+  snprintf(what, sizeof what, "%s (launch %s)", name, launch != NULL ? "custom" : "default");
+  jgt_parity_ok(k, launch != NULL ? &o : NULL, what);
 }
 
 static const char *const kKernels[4] = {"fill", "local_index", "offsets_to_counts", "take"};

@@ -134,15 +134,7 @@ static void parity(const char *name, const jg_launch *launch) {
   memset(&o, 0, sizeof o);
   o.seed = 77;
   o.launch = launch;
-  jg_parity_result res;
-  jg_error err;
-  jg_error_clear(&err);
-  const jg_status st = jg_kernel_parity(k, &o, &res, &err);
-  if (st != JG_OK) print_error("parity of %s: %s: %s\n", name, jg_status_name(st), err.message);
-  assert_int_equal(st, JG_OK);
-  assert_int_equal(res.cases_run, (int)jg_kernel_variant_count(k) * jg_kernel_parity_case_count(k));
-  if (res.cases_failed != 0) print_error("%s\n", res.first_failure);
-  assert_int_equal(res.cases_failed, 0);
+  jgt_parity_ok(k, &o, name);
 }
 
 static void test_parity_launches(void **state) {

@@ -87,20 +87,10 @@ static void parity(const char *name, const jg_launch *launch, int n_cases) {
   o.seed = 4242;
   o.launch = launch;
   o.n_cases = n_cases;
-  jg_parity_result res;
-  jg_error err;
-  jg_error_clear(&err);
-  const jg_status st = jg_kernel_parity(k, &o, &res, &err);
-  if (st != JG_OK) {
-    print_error("parity of %s (grid %lld, block %d): %s: %s\n", name,
-                launch != NULL ? (long long)launch->grid : 0LL, launch != NULL ? launch->block : 0,
-                jg_status_name(st), err.message);
-  }
-  assert_int_equal(st, JG_OK);
-  assert_true(res.cases_run > 0);
-  const int per_variant = n_cases > 0 ? n_cases : jg_kernel_parity_case_count(k);
-  assert_int_equal(res.cases_run, (int)jg_kernel_variant_count(k) * per_variant);
-  assert_int_equal(res.cases_failed, 0);
+  char what[128];
+  snprintf(what, sizeof what, "%s (grid %lld, block %d)", name,
+           launch != NULL ? (long long)launch->grid : 0LL, launch != NULL ? launch->block : 0);
+  jgt_parity_ok(k, &o, what);
 }
 
 static void test_parity_default_launch(void **state) {

@@ -166,15 +166,7 @@ static void test_parity_cases_build(void **state) {
     memset(&o, 0, sizeof o);
     o.other = "c";
     o.seed = 5;
-    jg_parity_result res;
-    jg_error err;
-    jg_error_clear(&err);
-    const jg_status st = jg_kernel_parity(k, &o, &res, &err);
-    if (st != JG_OK) print_error("parity %s: %s: %s\n", names[i], jg_status_name(st), err.message);
-    assert_int_equal(st, JG_OK);
-    assert_int_equal(res.cases_run,
-                     (int)jg_kernel_variant_count(k) * jg_kernel_parity_case_count(k));
-    assert_int_equal(res.cases_failed, 0);
+    jgt_parity_ok(k, &o, names[i]);
   }
 }
 

@@ -832,15 +832,8 @@ static void test_parity_openmp(void **state) {
     memset(&o, 0, sizeof o);
     o.other = has_host_impl(k, "openmp") ? "openmp" : "c";
     o.seed = 777;
-    jg_parity_result res;
-    jg_error err;
-    jg_error_clear(&err);
-    const jg_status st = jg_kernel_parity(k, &o, &res, &err);
-    if (st != JG_OK)
-      print_error("parity %s: %s: %s\n", kKernels[i], jg_status_name(st), err.message);
-    assert_int_equal(st, JG_OK);
-    assert_int_equal(res.cases_run, (int)jg_kernel_variant_count(k) * 15);
-    assert_int_equal(res.cases_failed, 0);
+    assert_int_equal(jg_kernel_parity_case_count(k), 15);
+    jgt_parity_ok(k, &o, kKernels[i]);
   }
 }
 
