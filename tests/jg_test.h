@@ -14,6 +14,13 @@
 
 #include "jagged/jagged.h"
 
+/** Runs the cmocka group `tests` with `setup` and `teardown` (cmocka_run_group_tests); when the
+ *  environment variable JGT_FILTER is set, only the tests whose names match it (cmocka's pattern:
+ *  `*` and `?` wildcards), e.g. one test under compute-sanitizer racecheck, which is too slow for
+ *  a whole GPU test file. */
+#define JGT_RUN_TESTS(tests, setup, teardown) \
+  (cmocka_set_test_filter(getenv("JGT_FILTER")), cmocka_run_group_tests(tests, setup, teardown))
+
 /** Asserts that `expr` returns JG_OK, printing the status name and message otherwise. */
 #define JGT_OK(expr)                                                                          \
   do {                                                                                        \

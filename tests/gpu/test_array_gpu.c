@@ -550,5 +550,5 @@ int main(void) {
       cmocka_unit_test(test_from_counts_device),
       cmocka_unit_test(test_zip_device),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 }

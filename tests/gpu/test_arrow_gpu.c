@@ -513,7 +513,7 @@ int main(void) {
       cmocka_unit_test(test_import_cuda_host),
       cmocka_unit_test(test_export_host_array_needs_device_call),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 #else
   return 77;
 #endif

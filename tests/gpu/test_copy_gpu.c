@@ -550,7 +550,7 @@ int main(void) {
       cmocka_unit_test(test_misaligned),        cmocka_unit_test(test_copy_ex_sizes),
       cmocka_unit_test(test_large_64bit_index), cmocka_unit_test(test_overlap),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return JGT_RUN_TESTS(tests, setup, teardown);
 }
 
 #else /* no CUDA in this build */

@@ -589,7 +589,7 @@ int main(void) {
       cmocka_unit_test(test_output_empty),     cmocka_unit_test(test_output_atomic),
       cmocka_unit_test(test_output_errors),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 }
 
 #else /* built without CUDA: nothing can run */

@@ -275,7 +275,7 @@ int main(void) {
       cmocka_unit_test(test_cai_managed),   cmocka_unit_test(test_cai_pinned),
       cmocka_unit_test(test_cai_zero_size), cmocka_unit_test(test_cai_wait),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 #else
   return 77;
 #endif

@@ -389,7 +389,7 @@ int main(void) {
       cmocka_unit_test(test_macro_broadcasting), cmocka_unit_test(test_transcendental),
       cmocka_unit_test(test_expression_cache),   cmocka_unit_test(test_errors),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 #else
   return 77;
 #endif

@@ -152,7 +152,7 @@ int main(void) {
       cmocka_unit_test(test_large),
       cmocka_unit_test(test_kernel_parity),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 #else
   return 77;
 #endif

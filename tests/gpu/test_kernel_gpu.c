@@ -281,7 +281,7 @@ int main(void) {
       cmocka_unit_test(test_registered_cuda),
       cmocka_unit_test(test_builtin_parity),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 #else
   return 77; /* not reached: JGT_REQUIRE_GPU skips in a build without CUDA */
 #endif

@@ -232,7 +232,7 @@ int main(void) {
       cmocka_unit_test(test_fill_direct),           cmocka_unit_test(test_offsets_to_counts_direct),
       cmocka_unit_test(test_local_index_direct),    cmocka_unit_test(test_take_direct),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 }
 
 #else /* no CUDA in this build */

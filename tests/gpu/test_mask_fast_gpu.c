@@ -241,5 +241,5 @@ int main(void) {
       cmocka_unit_test(test_parity_launches),      cmocka_unit_test(test_select_other_block),
       cmocka_unit_test(test_huge_last_offset),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 }

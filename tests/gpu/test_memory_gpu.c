@@ -571,7 +571,7 @@ int main(void) {
       cmocka_unit_test(test_registered_host_memory),
       cmocka_unit_test(test_null_and_host_with_gpu),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 }
 
 #else /* built without CUDA: nothing can run */

@@ -175,5 +175,5 @@ int main(void) {
       cmocka_unit_test(test_random),
       cmocka_unit_test(test_errors),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 }

@@ -322,5 +322,5 @@ int main(void) {
       cmocka_unit_test(test_outer_buffers_shared), cmocka_unit_test(test_errors_match),
       cmocka_unit_test(test_long_random),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 }

@@ -465,7 +465,7 @@ int main(void) {
       cmocka_unit_test(test_parity_unusual_launches),
       cmocka_unit_test(test_parity_default_launch),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 }
 
 #else

@@ -696,7 +696,7 @@ int main(void) {
       cmocka_unit_test(test_cached_program_runs),
       cmocka_unit_test(test_compile_all_current_device),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 }
 
 #else

@@ -173,5 +173,5 @@ int main(void) {
       cmocka_unit_test(test_big_others),
       cmocka_unit_test(test_mixed_backends),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 }

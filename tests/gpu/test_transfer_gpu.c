@@ -438,7 +438,7 @@ int main(void) {
       cmocka_unit_test(test_array_round_trip),  cmocka_unit_test(test_small_reads),
       cmocka_unit_test(test_device_only_block),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 #else
   return 77;
 #endif

@@ -206,5 +206,5 @@ int main(void) {
       cmocka_unit_test(test_mixed_backends),
       cmocka_unit_test(test_long),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 }

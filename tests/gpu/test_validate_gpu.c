@@ -161,5 +161,5 @@ int main(void) {
       cmocka_unit_test(test_stream_and_current_device),
       cmocka_unit_test(test_print_device_arrays),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 }

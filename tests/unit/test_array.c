@@ -1391,5 +1391,5 @@ int main(void) {
       cmocka_unit_test(test_retain_release),
       cmocka_unit_test(test_offsets_past_2_31),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 }

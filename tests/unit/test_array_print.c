@@ -544,5 +544,5 @@ int main(void) {
       cmocka_unit_test(test_str_layouts),      cmocka_unit_test(test_str_eliding),
       cmocka_unit_test(test_str_invalid_data), cmocka_unit_test(test_str_buffer_contract),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 }

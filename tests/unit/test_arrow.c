@@ -1394,5 +1394,5 @@ int main(void) {
       cmocka_unit_test(test_roundtrip_options_over_lists_and_records),
       cmocka_unit_test(test_host_bit_helpers),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 }

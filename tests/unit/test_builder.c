@@ -1213,5 +1213,5 @@ int main(void) {
       cmocka_unit_test(test_out_of_memory_everywhere),
       cmocka_unit_test(test_resource_and_lifetime),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 }

@@ -463,5 +463,5 @@ int main(void) {
       cmocka_unit_test(test_to_cai),
       cmocka_unit_test(test_wait_host),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 }

@@ -445,5 +445,5 @@ int main(void) {
       cmocka_unit_test(test_argument_errors), cmocka_unit_test(test_structure_errors),
       cmocka_unit_test(test_data_errors),     cmocka_unit_test(test_mixed_backends),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 }

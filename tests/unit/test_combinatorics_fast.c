@@ -230,5 +230,5 @@ int main(void) {
       cmocka_unit_test(test_fast_fields_and_issue),
       cmocka_unit_test(test_fast_errors),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 }

@@ -662,5 +662,5 @@ int main(void) {
       cmocka_unit_test(test_overlap_identical_noop),
       cmocka_unit_test(test_errors_handmade_layouts),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 }

@@ -875,5 +875,5 @@ int main(void) {
       cmocka_unit_test(test_indexed_option),    cmocka_unit_test(test_empty),
       cmocka_unit_test(test_errors),            cmocka_unit_test(test_list_output_host),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 }

@@ -1036,5 +1036,5 @@ int main(void) {
       cmocka_unit_test_setup(test_max_ndim, reset_counters),
       cmocka_unit_test(test_view_from_dltensor),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 }

@@ -555,5 +555,5 @@ int main(void) {
       cmocka_unit_test(test_parse_errors), cmocka_unit_test(test_names_and_args),
       cmocka_unit_test(test_cuda_source),  cmocka_unit_test(test_cuda_source_compiles),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 }

@@ -208,5 +208,5 @@ int main(void) {
       cmocka_unit_test(test_errors),
       cmocka_unit_test(test_kernel_parity_host),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 }

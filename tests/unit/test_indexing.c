@@ -261,5 +261,5 @@ int main(void) {
       cmocka_unit_test(test_null_arguments), cmocka_unit_test(test_empty),
       cmocka_unit_test(test_carry_nodes),  cmocka_unit_test(test_large_random),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 }

@@ -855,5 +855,5 @@ int main(void) {
       cmocka_unit_test(test_parity_detects_differences),
       cmocka_unit_test(test_parity_random_is_deterministic),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 }

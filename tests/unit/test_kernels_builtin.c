@@ -413,5 +413,5 @@ int main(void) {
       cmocka_unit_test(test_parity_openmp),
       cmocka_unit_test(test_parity_cases_build),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 }

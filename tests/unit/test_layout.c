@@ -2228,5 +2228,5 @@ int main(void) {
       cmocka_unit_test(test_invalid_handmade),
       cmocka_unit_test(test_random_consistency),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 }

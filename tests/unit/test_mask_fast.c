@@ -252,5 +252,5 @@ int main(void) {
       cmocka_unit_test(test_huge_last_offset),
       cmocka_unit_test(test_odd_bools),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 }

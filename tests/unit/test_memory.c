@@ -1099,5 +1099,5 @@ int main(void) {
       cmocka_unit_test(test_pointer_attributes_null),
       cmocka_unit_test(test_retain_release_threads),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 }

@@ -493,5 +493,5 @@ int main(void) {
       cmocka_unit_test(test_bad_ranges),
       cmocka_unit_test(test_device_without_gpu),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 }

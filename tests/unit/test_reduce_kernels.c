@@ -851,5 +851,5 @@ int main(void) {
       cmocka_unit_test(test_parameters),
       cmocka_unit_test(test_parity_openmp),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 }

@@ -1117,5 +1117,5 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_compile_all),
       cmocka_unit_test(test_compile_all_registered),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 }

@@ -278,5 +278,5 @@ int main(void) {
       cmocka_unit_test(test_errors),
       cmocka_unit_test(test_sharing),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 }

@@ -871,5 +871,5 @@ int main(void) {
       cmocka_unit_test_setup(test_call_names, clear_site),
       cmocka_unit_test_setup(test_threads, clear_site),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 }

@@ -234,5 +234,5 @@ int main(void) {
       cmocka_unit_test(test_promote),        cmocka_unit_test(test_shares_offsets),
       cmocka_unit_test(test_argument_errors), cmocka_unit_test(test_long),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 }

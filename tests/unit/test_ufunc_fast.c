@@ -169,5 +169,5 @@ int main(void) {
       cmocka_unit_test(test_per_list_reference),
       cmocka_unit_test(test_errors),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 }

@@ -427,5 +427,5 @@ int main(void) {
       cmocka_unit_test(test_depth_limit_and_long_paths),
       cmocka_unit_test(test_cuda_array_without_gpu),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 }

@@ -330,5 +330,5 @@ int main(void) {
       cmocka_unit_test(test_from_pointer_errors),    cmocka_unit_test(test_handmade_layouts),
       cmocka_unit_test(test_data_pointer),           cmocka_unit_test(test_slice),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return JGT_RUN_TESTS(tests, NULL, NULL);
 }
