@@ -332,11 +332,11 @@ static jg_status mask_run(jgi_op_ctx *c, const jg_array *a, const jg_array *mask
  *  - flat (mask_flat): when the lists of both lie back to back with equal counts (the usual
  *    case: list-offset arrays, or starts/stops that are offsets in disguise), x[mask] is a
  *    stream compaction of the flat contents. Kernel list_mask_select compacts the kept values
- *    (a single-pass scan over tiles of 4096 elements with decoupled look-back on the GPU) and
- *    leaves rank words (kept bits and kept-before counts of every 64 elements); kernel
- *    list_mask_offsets checks every list and writes the result offsets from the rank words.
- *    Either raises a flag when the data is not so laid out; the op reads back the flag and the
- *    total together (the one synchronisation).
+ *    (a single-pass scan over tiles of 4096 elements with decoupled look-back on the GPU, over
+ *    units of two tiles for values of at most 4 bytes) and leaves rank words (kept bits and
+ *    kept-before counts of every 64 elements); kernel list_mask_offsets checks every list and
+ *    writes the result offsets from the rank words. Either raises a flag when the data is not
+ *    so laid out; the op reads back the flag and the total together (the one synchronisation).
  *  - by lists (mask_lists, kernel list_mask): one kernel checks the counts, numbers the kept
  *    values list by list, writes the result offsets and copies the kept values; the op again
  *    reads back the total and the error flag together.
@@ -425,15 +425,17 @@ static jg_status mask_flat_call(jgi_op_ctx *c, jg_len n, const jg_kernel_arg *li
   jg_launch l = c->launch;
   l.threads = 0;
   l.block = 256;
-  /* One block per tile, numbered by blockIdx.x (a smaller grid gives each block a run of
-   * tiles); the kernel's tiles are at most `tiles`, the bound's. */
-  l.grid = mask_grid(tiles);
+  /* One block per look-back unit (two tiles for values of at most 4 bytes, one for 8-byte
+   * values), numbered by blockIdx.x (a smaller grid gives each block a run of units; any grid is
+   * correct); the kernel's tiles are at most `tiles`, the bound's. */
+  l.grid = mask_grid(jg_dtype_itemsize(xv.dtype) <= 4 ? tiles / 2 + tiles % 2 : tiles);
   JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_list_mask_select, sargs, 16, &l, err));
   const jg_kernel_arg oargs[11] = {
       jg_arg_i64(n),         lists[0],           lists[1],          lists[2],
       lists[3],              jg_arg_i64(words),  jgi_op_out_arg(bits), jgi_op_out_arg(pre),
       jg_arg_i64(tiles),     jgi_op_out_arg(offsets), jgi_op_out_arg(state)};
-  /* Four lists a thread (the kernel's LMO_LISTS; any grid is correct). */
+  /* A block of 256 takes 512 lists a round (two a thread, the kernel's LMO_LISTS), two rounds
+   * with this grid (any grid is correct). */
   l.grid = mask_grid((n + 1023) / 1024);
   JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_list_mask_offsets, oargs, 11, &l, err));
   return mask_read_state(c, state, flag, total, err);

@@ -2,13 +2,15 @@
  * one loop over the flat stream in words of 64 elements, copying the kept values with the
  * branchless loop of a plain C mask (store, then advance by the flag) when the word cannot pass
  * `capacity`, and writing each word's rank bits and prefix as it goes. It leaves `state` exactly
- * as the CUDA kernel does (the flag, the total, every tile's look-back word), so that parity
- * compares it too. */
+ * as the CUDA kernel does (the flag, the total, every look-back unit's word: a unit is two tiles
+ * for values of at most 4 bytes, one for 8-byte values), so that parity compares it too. */
 #include "jgk_list_mask_select.h"
 
-/* Elements per tile (the CUDA kernel's TILE) and per rank word. */
+/* Elements per tile (the CUDA kernel's TILE) and per rank word; rank words per look-back unit
+ * (the CUDA kernel's LMS_UNIT) of values of type T. */
 #define TILE 4096
 #define WORD 64
+#define UNIT_WORDS(T) ((int64_t)(sizeof(T) <= 4 ? 2 * TILE : TILE) / WORD)
 #define PREFIX_FLAG (2ULL << 62)
 
 #define LIST_MASK_SELECT(I, T, S)                                                              \
@@ -60,8 +62,8 @@
         }                                                                                      \
       }                                                                                        \
       bits[w] = b;                                                                             \
-      if ((w + 1) % (TILE / WORD) == 0 || hi == e_total)                                       \
-        state[4 + w / (TILE / WORD)] = (int64_t)(PREFIX_FLAG | (uint64_t)pos);                 \
+      if ((w + 1) % UNIT_WORDS(T) == 0 || hi == e_total)                                       \
+        state[4 + w / UNIT_WORDS(T)] = (int64_t)(PREFIX_FLAG | (uint64_t)pos);                 \
     }                                                                                          \
     if (pos < capacity) out[pos] = (T)0; /* the branchless loop may have stored there */       \
     state[3] = pos;                                                                            \
