@@ -8,9 +8,14 @@
  * switch is uniform across the grid. The op launches ceil(n / 2048) blocks of 256; any grid is
  * correct.
  *
- * Mode 2 (one value per list): a block takes a tile of JGK_UFL_TILE consecutive lists, loads
- * their JGK_UFL_TILE + 1 offsets and their values v into shared memory (coalesced, one round of
- * loads), and each thread checks its lists; in the usual short tile (at most JGK_UFL_IDS
+ * Mode 2 (one value per list): a block takes a tile of JGK_UFL_TILE consecutive lists and loads
+ * their JGK_UFL_TILE + 1 offsets and their values v into shared memory in one round of loads:
+ * with 256 threads and a whole tile (all its values present), each thread first loads its 4
+ * offsets and 4 values into registers (thread 0 also the tile's last offset) and only then
+ * stores them, so that all its loads are in flight together (a shared store right after its load
+ * waits for it, a memory latency per load; x * w 0.640 -> 0.473 ms at 50 M lists on the H200,
+ * BENCHMARKS.md "Sixth session of issue 5"); other block sizes and the last, partial tile take
+ * coalesced loops. Each thread then checks its lists; in the usual short tile (at most JGK_UFL_IDS
  * elements) each good list's thread also writes the list's tile-local number at its elements'
  * places in shared memory (lid), so that an element finds its list with one shared load, and
  * one barrier (which also tells whether any list was bad) separates this from the walk. When
@@ -71,11 +76,52 @@ __device__ inline void jgk_ufl_load(jgk_ufl_vec<T, V> *a, const T *__restrict__ 
   }
 }
 
+/* Mode 2's vector walk, one group g loaded into a (elements ub[V g .. V g + V - 1], those in
+ * [k0, k1) valid): stores f(u, v[list]) (swapped: f(v[list], u)) for its elements in [k0, k1);
+ * the group's list numbers are one 8- (V = 4) or 4-byte (V = 2) shared load from lid, its
+ * values from sv. */
+template <typename T, typename R, int V>
+__device__ __forceinline__ void jgk_ufl_put(const jgk_ufl_vec<T, V> &a, int g, int64_t f, bool sw,
+                                            R *__restrict__ ob, const unsigned short *lid,
+                                            const T *sv, int k0, int k1) {
+  const int k = g * V;
+  unsigned short id[V];
+  if constexpr (V == 4) {
+    const uint2 p = ((const uint2 *)(const void *)lid)[g];
+    id[0] = (unsigned short)(p.x & 0xffffu);
+    id[1] = (unsigned short)(p.x >> 16);
+    id[2] = (unsigned short)(p.y & 0xffffu);
+    id[3] = (unsigned short)(p.y >> 16);
+  } else {
+    const unsigned p = ((const unsigned *)(const void *)lid)[g];
+    id[0] = (unsigned short)(p & 0xffffu);
+    id[1] = (unsigned short)(p >> 16);
+  }
+  if (k >= k0 && k + V <= k1) {
+    union {
+      uint4 q;
+      R e[V];
+    } o;
+#pragma unroll
+    for (int c = 0; c < V; ++c) {
+      const T w = sv[id[c]];
+      o.e[c] = sw ? jgk_ufunc_simple<T, R>(f, w, a.e[c]) : jgk_ufunc_simple<T, R>(f, a.e[c], w);
+    }
+    *(uint4 *)(void *)(ob + k) = o.q;
+  } else {
+#pragma unroll
+    for (int c = 0; c < V; ++c) {
+      if (k + c < k0 || k + c >= k1) continue;
+      const T w = sv[id[c]];
+      ob[k + c] = sw ? jgk_ufunc_simple<T, R>(f, w, a.e[c]) : jgk_ufunc_simple<T, R>(f, a.e[c], w);
+    }
+  }
+}
+
 /* Mode 2's vector walk of one short tile: thread t takes groups t, t + blockDim.x, ... of the
- * ng groups, JGK_UFL_VEC_ITEMS loaded before any is computed, and stores f(u, v[list]) (swapped:
- * f(v[list], u)) for the elements in [k0, k1): a group's list numbers are one 8- (V = 4) or
- * 4-byte (V = 2) shared load from lid, its values from sv. OP is the function when nonzero (1..4,
- * fixed at compile time), else `op`. */
+ * ng groups, JGK_UFL_VEC_ITEMS loaded before any is computed, and stores f(u, v[list])
+ * (jgk_ufl_put) for the elements in [k0, k1). OP is the function when nonzero (1..4, fixed at
+ * compile time), else `op`. */
 template <typename T, typename R, int V, int OP>
 __device__ inline void jgk_ufl_walk(int64_t op, bool sw, const T *__restrict__ ub,
                                     R *__restrict__ ob, const unsigned short *lid, const T *sv,
@@ -86,67 +132,23 @@ __device__ inline void jgk_ufl_walk(int64_t op, bool sw, const T *__restrict__ u
     for (int g0 = (int)threadIdx.x; g0 < ng; g0 += bs * JGK_UFL_VEC_ITEMS) {
       jgk_ufl_vec<T, V> a[JGK_UFL_VEC_ITEMS];
       jgk_ufl_load<T, V, JGK_UFL_VEC_ITEMS>(a, ub, g0, bs, ng, k0, k1);
-  #pragma unroll
+#pragma unroll
       for (int r = 0; r < JGK_UFL_VEC_ITEMS; ++r) {
-        const int g = g0 + r * bs, k = g * V;
+        const int g = g0 + r * bs;
         if (g >= ng) continue;
-        unsigned short id[V];
-        if constexpr (V == 4) {
-          const uint2 p = ((const uint2 *)(const void *)lid)[g];
-          id[0] = (unsigned short)(p.x & 0xffffu);
-          id[1] = (unsigned short)(p.x >> 16);
-          id[2] = (unsigned short)(p.y & 0xffffu);
-          id[3] = (unsigned short)(p.y >> 16);
-        } else {
-          const unsigned p = ((const unsigned *)(const void *)lid)[g];
-          id[0] = (unsigned short)(p & 0xffffu);
-          id[1] = (unsigned short)(p >> 16);
-        }
-        if (k >= k0 && k + V <= k1) {
-          union {
-            uint4 q;
-            R e[V];
-          } o;
-  #pragma unroll
-          for (int c = 0; c < V; ++c) {
-            const T w = sv[id[c]];
-            o.e[c] = sw ? jgk_ufunc_simple<T, R>(f, w, a[r].e[c])
-                        : jgk_ufunc_simple<T, R>(f, a[r].e[c], w);
-          }
-          *(uint4 *)(void *)(ob + k) = o.q;
-        } else {
-  #pragma unroll
-          for (int c = 0; c < V; ++c) {
-            if (k + c < k0 || k + c >= k1) continue;
-            const T w = sv[id[c]];
-            ob[k + c] = sw ? jgk_ufunc_simple<T, R>(f, w, a[r].e[c])
-                           : jgk_ufunc_simple<T, R>(f, a[r].e[c], w);
-          }
-        }
+        jgk_ufl_put<T, R, V>(a[r], g, f, sw, ob, lid, sv, k0, k1);
       }
     }
   }
 }
 
+/* Mode 2 of the kernel below (inlined into it: one register budget with the dense modes). */
 template <typename T, typename R>
-__global__ void JGK_UFL_BOUNDS jgk_ufunc_binary_lists(
-    int64_t n, int64_t op, int64_t swap, int64_t nu, const T *__restrict__ u, int64_t vmode,
-    int64_t nv, const T *__restrict__ v, double vf, int64_t vi, int64_t nl,
-    const int64_t *__restrict__ offsets, int64_t ninfo, int64_t *__restrict__ info,
-    R *__restrict__ out) {
-  if (nl >= 0 && ninfo >= 2 && blockIdx.x == 0 && threadIdx.x == 0) {
-    info[0] = offsets[0];
-    info[1] = offsets[nl];
-  }
-  const bool sw = swap != 0;
-  if (vmode == 0 || vmode == 1) {
-    int64_t count = n < nu ? n : nu;
-    if (vmode == 0 && nv < count) count = nv;
-    const T s = jgk_ufs_scalar<T>(vf, vi);
-    jgk_ufs_dense<T, R>(count, op, sw, u, vmode == 0 ? v : (const T *)0, s, out);
-    return;
-  }
-  if (vmode != 2 || nl <= 0) return;
+__device__ __forceinline__ void jgk_ufl_lists(int64_t n, int64_t op, bool sw, int64_t nu,
+                                              const T *__restrict__ u, int64_t nv,
+                                              const T *__restrict__ v, int64_t nl,
+                                              const int64_t *__restrict__ offsets, int64_t ninfo,
+                                              int64_t *__restrict__ info, R *__restrict__ out) {
   /* V elements of T make one 16-byte vector (1: no vector path for this T and R). */
   constexpr int V =
       sizeof(T) == sizeof(R) && (sizeof(T) == 4 || sizeof(T) == 8) ? (int)(16 / sizeof(T)) : 1;
@@ -162,8 +164,33 @@ __global__ void JGK_UFL_BOUNDS jgk_ufunc_binary_lists(
   for (int64_t t0 = (int64_t)blockIdx.x * JGK_UFL_TILE; t0 < nl;
        t0 += (int64_t)JGK_UFL_TILE * gridDim.x) {
     const int tl = nl - t0 < JGK_UFL_TILE ? (int)(nl - t0) : JGK_UFL_TILE;
-    for (int q = tid; q <= tl; q += bs) so[q] = offsets[t0 + q];
-    for (int q = tid; q < tl; q += bs) sv[q] = t0 + q < nv ? v[t0 + q] : (T)0;
+    /* A whole tile (all its values present) and 256 threads: a thread's 4 offsets and 4 values
+     * in registers, all loads issued (unpredicated) before the first shared store waits for one;
+     * thread 0 also takes the tile's last offset. The leading `true &&` and the two tests of
+     * b256 are the measured version's code: the bare condition, or one if with the stores
+     * inside, make ptxas allocate otherwise (float32: 12 -> 68 bytes of spill stores). */
+    const bool b256 = true && bs == 256 && tl == JGK_UFL_TILE && t0 + JGK_UFL_TILE <= nv;
+    int64_t ro[4], rl = 0;
+    T rv[4];
+    if (b256) {
+#pragma unroll
+      for (int r = 0; r < 4; ++r) {
+        ro[r] = offsets[t0 + tid + r * 256];
+        rv[r] = v[t0 + tid + r * 256];
+      }
+      if (tid == 0) rl = offsets[t0 + JGK_UFL_TILE];
+    } else {
+      for (int q = tid; q <= tl; q += bs) so[q] = offsets[t0 + q];
+      for (int q = tid; q < tl; q += bs) sv[q] = t0 + q < nv ? v[t0 + q] : (T)0;
+    }
+    if (b256) {
+#pragma unroll
+      for (int r = 0; r < 4; ++r) {
+        so[tid + r * 256] = ro[r];
+        sv[tid + r * 256] = rv[r];
+      }
+      if (tid == 0) so[JGK_UFL_TILE] = rl;
+    }
     __syncthreads();
     const int64_t e0 = so[0], e1 = so[tl];
     /* The tile's range checked once: with it, a list is good when its stop is not below its
@@ -248,4 +275,26 @@ __global__ void JGK_UFL_BOUNDS jgk_ufunc_binary_lists(
     }
     __syncthreads();
   }
+}
+
+template <typename T, typename R>
+__global__ void JGK_UFL_BOUNDS jgk_ufunc_binary_lists(
+    int64_t n, int64_t op, int64_t swap, int64_t nu, const T *__restrict__ u, int64_t vmode,
+    int64_t nv, const T *__restrict__ v, double vf, int64_t vi, int64_t nl,
+    const int64_t *__restrict__ offsets, int64_t ninfo, int64_t *__restrict__ info,
+    R *__restrict__ out) {
+  if (nl >= 0 && ninfo >= 2 && blockIdx.x == 0 && threadIdx.x == 0) {
+    info[0] = offsets[0];
+    info[1] = offsets[nl];
+  }
+  const bool sw = swap != 0;
+  if (vmode == 0 || vmode == 1) {
+    int64_t count = n < nu ? n : nu;
+    if (vmode == 0 && nv < count) count = nv;
+    const T s = jgk_ufs_scalar<T>(vf, vi);
+    jgk_ufs_dense<T, R>(count, op, sw, u, vmode == 0 ? v : (const T *)0, s, out);
+    return;
+  }
+  if (vmode != 2 || nl <= 0) return;
+  jgk_ufl_lists<T, R>(n, op, sw, nu, u, nv, v, nl, offsets, ninfo, info, out);
 }
