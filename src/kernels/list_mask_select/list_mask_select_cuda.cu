@@ -127,17 +127,39 @@ __device__ inline int64_t lms_flat_length(int64_t n, const I *__restrict__ x_sta
   return e_total;
 }
 
-/* The packed sums over the block's warps of the values whose warp inclusive scans lane 31 left
- * in s.wtot: those of the warps before warp wid in `before`, all in `total`. */
+/* Barrier 1 of a unit: the block-wide exclusive scan of the threads' packed counts `cnt` (a
+ * warp scan by shuffles, then the warp totals through s.wtot): the sum over the threads before
+ * this one in `ex`, over the whole block in `total`. Every thread of the block calls it. */
 template <typename S>
-__device__ inline void lms_block_sums(const S &s, int wid, int &before, int &total) {
-  before = 0;
+__device__ inline void lms_block_scan(S &s, int cnt, int lane, int wid, int &ex, int &total) {
+  int incl = cnt;
+#pragma unroll
+  for (int d = 1; d < 32; d <<= 1) {
+    const int o = __shfl_up_sync(0xffffffffu, incl, d);
+    if (lane >= d) incl += o;
+  }
+  if (lane == 31) s.wtot[wid] = incl;
+  __syncthreads();
+  int before = 0;
   total = 0;
 #pragma unroll
   for (int w = 0; w < THREADS / 32; ++w) {
     const int c = s.wtot[w];
     before += w < wid ? c : 0;
     total += c;
+  }
+  ex = before + incl - cnt;
+}
+
+/* Stages the thread's kept values (bit k of `keep` for v.e[k]) in s.stage from position r on. */
+template <typename T, typename S>
+__device__ inline void lms_stage(S &s, const lms_values<T> &v, unsigned keep, int r) {
+#pragma unroll
+  for (int k = 0; k < ITEMS; ++k) {
+    if ((keep >> k & 1u) != 0u) {
+      s.stage[r] = v.e[k];
+      ++r;
+    }
   }
 }
 
@@ -215,17 +237,8 @@ __global__ void LIST_MASK_SELECT_BOUNDS jgk_list_mask_select(
       lms_load<T>(va, xs, first, e_total, x_aligned, 0xffffu);
       /* 2. ranks within the unit: A's counts in the low 16 bits, B's in the high */
       const int cnt = __popc(keep_a) | __popc(keep_b) << 16;
-      int incl = cnt;
-#pragma unroll
-      for (int d = 1; d < 32; d <<= 1) {
-        const int o = __shfl_up_sync(0xffffffffu, incl, d);
-        if (lane >= d) incl += o;
-      }
-      if (lane == 31) s.wtot[wid] = incl;
-      __syncthreads();
-      int before, total;
-      lms_block_sums(s, wid, before, total);
-      const int ex = before + incl - cnt;
+      int ex, total;
+      lms_block_scan(s, cnt, lane, wid, ex, total);
       const int total_a = total & 0xffff;
       const int unit_total = total_a + (total >> 16);
       const int rank_a = ex & 0xffff, rank_b = total_a + (ex >> 16);
@@ -237,24 +250,10 @@ __global__ void LIST_MASK_SELECT_BOUNDS jgk_list_mask_select(
         if (writer && word * WORD < e_total) bits[word] = bits_a;
         if (writer && (word + TILE / WORD) * WORD < e_total) bits[word + TILE / WORD] = bits_b;
       }
-      int r = rank_a;
-#pragma unroll
-      for (int k = 0; k < ITEMS; ++k) {
-        if ((keep_a >> k & 1u) != 0u) {
-          s.stage[r] = va.e[k];
-          ++r;
-        }
-      }
+      lms_stage<T>(s, va, keep_a, rank_a);
       lms_load<T>(vb, xs, first + TILE, e_total, x_aligned, 0xffffu);
       if (wid == 0) lms_look_back(status, u, unit_total, lane, s);
-      r = rank_b;
-#pragma unroll
-      for (int k = 0; k < ITEMS; ++k) {
-        if ((keep_b >> k & 1u) != 0u) {
-          s.stage[r] = vb.e[k];
-          ++r;
-        }
-      }
+      lms_stage<T>(s, vb, keep_b, rank_b);
       const int ranks = rank_a | rank_b << 16; /* both below 2^13: one register */
       __syncthreads();
       /* 4. the unit's kept values, coalesced, and the rank words' prefixes */
@@ -284,29 +283,13 @@ __global__ void LIST_MASK_SELECT_BOUNDS jgk_list_mask_select(
       const unsigned keep = lms_keep(fs, first, e_total, m_aligned);
       /* 2. ranks within the tile */
       const int cnt = __popc(keep);
-      int incl = cnt;
-#pragma unroll
-      for (int d = 1; d < 32; d <<= 1) {
-        const int o = __shfl_up_sync(0xffffffffu, incl, d);
-        if (lane >= d) incl += o;
-      }
-      if (lane == 31) s.wtot[wid] = incl;
-      __syncthreads();
-      int before, total;
-      lms_block_sums(s, wid, before, total);
-      const int rank = before + incl - cnt;
+      int rank, total;
+      lms_block_scan(s, cnt, lane, wid, rank, total);
       /* 3. the values (loaded only now, to stay within the registers), staged, and the
        *    look-back in warp 0 */
       lms_values<T> v;
       lms_load<T>(v, xs, first, e_total, x_aligned, keep);
-      int r = rank;
-#pragma unroll
-      for (int k = 0; k < ITEMS; ++k) {
-        if ((keep >> k & 1u) != 0u) {
-          s.stage[r] = v.e[k];
-          ++r;
-        }
-      }
+      lms_stage<T>(s, v, keep, rank);
       if (wid == 0) lms_look_back(status, t, total, lane, s);
       __syncthreads();
       /* 4. the kept values, coalesced, and the rank words */
