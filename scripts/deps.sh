@@ -6,7 +6,9 @@
 #   jg_configure_build DIR [cmake options...]: configures and builds DIR, logging to DIR.*.log.
 # Building the library needs CMake, make and a C compiler; g++ only when nvcc is present (nvcc
 # uses it as the host compiler of the CUDA sources); the tests also need cmocka.
-JG_PACKAGES_MAIN=(cmake make gcc libc6-dev libxxhash-dev python3)
+# Parquet's codecs: snappy, zlib, zstd, lz4, brotli.
+JG_PACKAGES_MAIN=(cmake make gcc libc6-dev libxxhash-dev python3 libsnappy-dev zlib1g-dev libzstd-dev
+  liblz4-dev libbrotli-dev)
 if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ] || [ -n "${CUDACXX:-}" ]; then
   JG_PACKAGES_MAIN+=(g++)
 fi
