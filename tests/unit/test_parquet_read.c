@@ -544,6 +544,7 @@ static void test_nanoaod(void **state) {
   jg_parquet_read_options_init(&o);
   o.nanoaod = true;
   jg_array *z = read_all(f, &o);
+  JGT_OK(jg_array_validate(z, JG_VALIDATE_FULL, NULL, &jgt_err_));
   jg_array *a = read_all(f, NULL);
   /* Muon, Electron, Tau, Photon, Jet zipped (15 + 14 + 21 + 8 + 6 columns into 5): 86 - 64 +
    * 5 = 27 fields; the counters stay. MET_* has no nMET: kept flat. */

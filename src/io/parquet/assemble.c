@@ -117,7 +117,7 @@ static void fill_offsets(const int16_t *rep, const int16_t *def, int64_t n, int 
   if (j == 0) {
     for (int64_t i = 0; i < n; i++) {
       s += rep[i] == 0;
-      cnt[s] += def[i] >= dc;
+      cnt[s] += (rep[i] <= 1) & (def[i] >= dc);
     }
   } else {
     for (int64_t i = 0; i < n; i++) {

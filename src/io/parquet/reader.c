@@ -590,6 +590,7 @@ static jg_status nanoaod_zip(const char *file, jg_array **fields, const char **n
       if (fields[c] == NULL) continue;
       fields[w] = fields[c];
       names[w] = names[c];
+      if (w != c) fields[c] = NULL;
       w++;
     }
     *nf = w;
