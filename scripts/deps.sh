@@ -12,7 +12,8 @@ JG_PACKAGES_MAIN=(cmake make gcc libc6-dev libxxhash-dev python3 libsnappy-dev z
 if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ] || [ -n "${CUDACXX:-}" ]; then
   JG_PACKAGES_MAIN+=(g++)
 fi
-JG_PACKAGES_TEST=("${JG_PACKAGES_MAIN[@]}" libcmocka-dev)
+# the tests: cmocka; clang and its runtime libraries (libFuzzer) for the fuzz target
+JG_PACKAGES_TEST=("${JG_PACKAGES_MAIN[@]}" libcmocka-dev clang libclang-rt-dev)
 
 # A path relative to the repository root, for messages.
 jg_rel() {

@@ -2,9 +2,9 @@
 # test.sh: sets up and runs every test of jagged on this machine.
 #   1. installs the Debian packages it needs, cmocka included (as root; otherwise prints the
 #      apt-get line);
-#   2. builds and tests three configurations: warnings as errors with CUDA when nvcc is present
-#      (GPU tests skip without a GPU and are counted as skipped), AddressSanitizer + UBSan, and a
-#      build without CUDA.
+#   2. builds and tests four configurations: warnings as errors with CUDA when nvcc is present
+#      (GPU tests skip without a GPU and are counted as skipped), AddressSanitizer + UBSan, a
+#      build without CUDA, and the Parquet reader's fuzz target (clang, libFuzzer, one minute).
 # Usage: scripts/test.sh [ctest options...]
 set -euo pipefail
 JG_ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,6 +15,8 @@ builds=(
   "build/ci:-DJG_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo"
   "build/asan:-DJG_WERROR=ON -DJG_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug"
   "build/nocuda:-DJG_WERROR=ON -DJG_WITH_CUDA=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo"
+  # the Parquet reader's libFuzzer target, JG_FUZZ_SECONDS (60) under ASan + UBSan
+  "build/fuzz:-DCMAKE_C_COMPILER=clang -DJG_WITH_CUDA=OFF -DJG_BUILD_FUZZ=ON -DJG_BUILD_TESTS=OFF -DJG_BUILD_CLI=OFF -DJG_BUILD_BENCHMARKS=OFF -DJG_BUILD_EXAMPLES=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo"
 )
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:protect_shadow_gap=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}

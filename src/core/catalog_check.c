@@ -6,6 +6,7 @@
  * types differ from the spec. What no compiler sees is two parameters of the same type swapped
  * (dt and dx) or a const missing on an input; this check reads the embedded sources for that,
  * and reports every mismatch of every kernel at once. */
+#define _POSIX_C_SOURCE 200809L /* strtok_r */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>

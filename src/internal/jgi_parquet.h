@@ -293,8 +293,8 @@ JGI_HIDDEN jg_status jgi_pq_compress(int codec, int level, const uint8_t *src, s
 
 /* ---- Encodings (encodings.c) ------------------------------------------------------------- */
 /* Decoders write exactly `count` values and set *used (where taken) to the bytes consumed. Data
- * that ends early, a run longer than asked for, a bit width above the type's, or an index past
- * the dictionary is JG_ECORRUPT. Encoders append to a jgi_pq_buf (JG_ENOMEM). */
+ * that ends early, a bit width above the type's, or an index past the dictionary is
+ * JG_ECORRUPT. Encoders append to a jgi_pq_buf (JG_ENOMEM). */
 
 /** Bits needed for values up to max_value (0 for 0). */
 JGI_HIDDEN int jgi_pq_bit_width(uint64_t max_value);
@@ -350,8 +350,8 @@ JGI_HIDDEN jg_status jgi_pq_delta_decode(const uint8_t *p, size_t n, int width, 
 JGI_HIDDEN jg_status jgi_pq_delta_length_decode(const uint8_t *p, size_t n, int64_t count,
                                                 int64_t *offsets, jgi_pq_buf *bytes,
                                                 size_t *used, jg_error *err);
-/** DELTA_BYTE_ARRAY: prefix lengths and suffixes (both DELTA_LENGTH style). `fixed` > 0 for
- *  FIXED_LEN_BYTE_ARRAY: every value must have that length. */
+/** DELTA_BYTE_ARRAY: prefix lengths (DELTA_BINARY_PACKED), then the suffixes as
+ *  DELTA_LENGTH_BYTE_ARRAY. For FIXED_LEN_BYTE_ARRAY the caller checks every value's length. */
 JGI_HIDDEN jg_status jgi_pq_delta_bytes_decode(const uint8_t *p, size_t n, int64_t count,
                                                int64_t *offsets, jgi_pq_buf *bytes, size_t *used,
                                                jg_error *err);
