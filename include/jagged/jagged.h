@@ -28,5 +28,6 @@
 #include "jagged/combinatorics.h"
 #include "jagged/log.h"
 #include "jagged/transfer.h"
+#include "jagged/parquet.h"
 
 #endif /* JAGGED_JAGGED_H */
