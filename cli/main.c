@@ -13,6 +13,7 @@ static void usage(FILE *out) {
           "commands:\n"
           "  info       jagged version, CUDA build and devices, memory resources\n"
           "  kernels    the kernel catalog: implementations, selection, parity, checks\n"
+          "  parquet    a Parquet file's metadata, jagged type and first rows\n"
           "  version    print the version\n"
           "  help       this text\n"
           "\n"
@@ -65,6 +66,7 @@ int main(int argc, char **argv) {
   jg_log_set_callback(log_to_stderr, NULL, JG_LOG_WARN);
   if (strcmp(cmd, "info") == 0) return finish(jg_cmd_info(argc - 2, argv + 2));
   if (strcmp(cmd, "kernels") == 0) return finish(jg_cmd_kernels(argc - 2, argv + 2));
+  if (strcmp(cmd, "parquet") == 0) return finish(jg_cmd_parquet(argc - 2, argv + 2));
   if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
     return finish(cmd_version(argc - 2, argv + 2));
   }

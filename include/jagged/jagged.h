@@ -29,5 +29,6 @@
 #include "jagged/log.h"
 #include "jagged/parquet_writer.h"
 #include "jagged/transfer.h"
+#include "jagged/parquet.h"
 
 #endif /* JAGGED_JAGGED_H */

@@ -1,5 +1,5 @@
 #!/bin/sh
-# test_cli.sh JAGGED: golden checks of the jagged tool: arguments, stdout, stderr, exit status.
+# test_cli.sh JAGGED [DATA_DIR]: golden checks of the jagged tool: arguments, stdout, stderr, exit status.
 # Runs with or without a GPU (the "no usable CUDA device" lines are checked only without one).
 set -u
 J=$1
@@ -126,6 +126,45 @@ expect_out "fill                     11       c," "kernels with JG_HOST_IMPL=C"
 run kernels --help
 expect_rc 0 "kernels --help"
 expect_out "usage: jagged kernels" "kernels --help"
+
+# jagged parquet, on the flat ADL sample (values from DuckDB v1.5.6: run, luminosityBlock, event
+# and MET_pt of the first event; parquet_metadata's sizes of column run).
+D=${2:-}
+F="$D/adl/Run2012B_SingleMu-1000.parquet"
+if [ -n "$D" ] && [ -f "$F" ]; then
+  run parquet "$F"
+  expect_rc 0 "parquet"
+  expect_out "rows: 1000" "parquet"
+  expect_out "row groups: 1" "parquet"
+  expect_out "created by: parquet-mr version 1.10.1" "parquet"
+  expect_out "type: 1000 * {run: int32, luminosityBlock: int64, event: int64," "parquet"
+  expect_out "columns: 86" "parquet"
+  expect_out "Muon_pt.list.element                 FLOAT" "parquet"
+  grep -q -E '^  run +INT32 +SNAPPY +PLAIN_DICTIONARY,BIT_PACKED +78 ' "$tmp/out" ||
+    fail "parquet: the line of column run"
+  expect_empty err "parquet"
+
+  run parquet "$F" --head 1 --columns run,luminosityBlock,event,MET_pt,nMuon,Muon_pt
+  expect_rc 0 "parquet --head"
+  expect_out "0: {run: 194711, luminosityBlock: 299, event: 263142897, nMuon: 1, Muon: [{pt: 12.777097}], MET_pt: 22.177032}" "parquet --head"
+  run parquet "$F" --head 1 --flat --columns nMuon,Muon_pt
+  expect_out "0: {nMuon: 1, Muon_pt: [12.777097]}" "parquet --head --flat"
+
+  run parquet "$F" --head 1 --columns nope
+  expect_rc 1 "parquet unknown column"
+  expect_err "no column named 'nope'" "parquet unknown column"
+fi
+run parquet /nonexistent.parquet
+expect_rc 1 "parquet missing file"
+expect_err "cannot open '/nonexistent.parquet'" "parquet missing file"
+run parquet
+expect_rc 2 "parquet without a file"
+expect_err "no file given" "parquet without a file"
+run parquet --help
+expect_rc 0 "parquet --help"
+expect_out "usage: jagged parquet FILE" "parquet --help"
+run parquet x --head -3
+expect_rc 2 "parquet --head -3"
 
 # Write errors on stdout are reported (exit 1, a message on stderr), not lost.
 if [ -w /dev/full ]; then
