@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "internal/jgi_parquet.h"
+#include "jagged/parquet.h"
 #include "jagged/parquet_writer.h"
 #include "jg_test.h"
 
@@ -1078,6 +1079,173 @@ static void test_device_table(void **state) {
   jg_array_release(t);
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* Round trips through the reader (jg_parquet_read)                                            */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The whole printout (no elision) or the type of `a`, malloc'ed. */
+static char *show(const jg_array *a, bool type) {
+  size_t needed = 0;
+  const size_t width = (size_t)1 << 40;
+  if (type) {
+    JGT_OK(jg_array_type_string(a, NULL, 0, &needed, &jgt_err_));
+  } else {
+    JGT_OK(jg_array_to_string(a, width, NULL, 0, &needed, &jgt_err_));
+  }
+  char *buf = malloc(needed + 1);
+  assert_non_null(buf);
+  if (type) {
+    JGT_OK(jg_array_type_string(a, buf, needed + 1, NULL, &jgt_err_));
+  } else {
+    JGT_OK(jg_array_to_string(a, width, buf, needed + 1, NULL, &jgt_err_));
+  }
+  return buf;
+}
+
+/* Writes t with o, reads the bytes back with the reader and compares values (the full
+ * printout) and type (want_type, or t's own type when NULL). */
+static void round_trip(const jg_array *t, const jg_parquet_write_options *o,
+                       const char *want_type) {
+  void *data = NULL;
+  size_t size = 0;
+  JGT_OK(jg_parquet_write_memory(t, o, &data, &size, &jgt_err_));
+  jg_parquet_file *file = NULL;
+  JGT_OK(jg_parquet_open_memory(data, size, &file, &jgt_err_));
+  jg_array *back = NULL;
+  JGT_OK(jg_parquet_read(file, NULL, &back, &jgt_err_));
+  char *a = show(t, false), *b = show(back, false);
+  assert_true(strlen(a) >= (size_t)jg_array_length(t)); /* the whole printout, not elided */
+  if (strcmp(a, b) != 0) print_error("written %s\nread    %s\n", a, b);
+  assert_string_equal(a, b);
+  free(a);
+  free(b);
+  a = want_type ? NULL : show(t, true);
+  b = show(back, true);
+  assert_string_equal(want_type ? want_type : a, b);
+  free(a);
+  free(b);
+  jg_array_release(back);
+  jg_parquet_close(file);
+  jg_parquet_memory_free(data);
+}
+
+/* The nested forms of the tests above, side by side in one table of 3 rows. */
+static jg_array *make_forms(void) {
+  /* list of lists: [[[1], []], [], [[2, 3]]] */
+  const int32_t c1[] = {1, 2, 3};
+  const int64_t in1[] = {0, 1, 1, 3}, out1[] = {0, 2, 2, 3};
+  jg_array *ll = lo64(out1, 3, lo64(in1, 3, num(c1, 3, JG_DTYPE_INT32)));
+  /* list of records: [[{x: 1, y: [5]}, {x: 2, y: []}], [], [{x: 3, y: [6, 7]}]] */
+  const int64_t xs[] = {1, 2, 3}, ys[] = {5, 6, 7}, yoff[] = {0, 1, 1, 3}, poff[] = {0, 2, 2, 3};
+  jg_array *pf[] = {num(xs, 3, JG_DTYPE_INT64), lo64(yoff, 3, num(ys, 3, JG_DTYPE_INT64))};
+  const char *pn[] = {"x", "y"};
+  jg_array *lr = lo64(poff, 3, rec(2, pf, pn));
+  /* record of lists with options at every level: ?{a: ?var * ?float64} */
+  const double vals[] = {1.5, -7.0, 2.5};
+  const int8_t nulls[] = {0, 1, 0};
+  const int64_t aoff[] = {0, 2, 2, 3};
+  const uint8_t bits[] = {0xA0};
+  const int64_t index[] = {0, -1, 2};
+  jg_array *alist = bitmask(bits, 1, true, false, 3,
+                            lo64(aoff, 3, bytemask(nulls, 3, false, num(vals, 3, JG_DTYPE_FLOAT64))));
+  const char *an = "a";
+  jg_array *ro = indexed(index, 3, rec(1, &alist, &an));
+  /* starts/stops out of order and offsets not starting at 0 */
+  const int64_t content[] = {9, 9, 9, 1, 2, 3, 4};
+  const int64_t soff[] = {3, 5, 5, 7};
+  const int64_t starts[] = {4, 0, 2}, stops[] = {6, 2, 2};
+  jg_array *sl = lo64(soff, 3, num(content, 7, JG_DTYPE_INT64));
+  jg_array *ss = lss(starts, stops, 3, num(content, 7, JG_DTYPE_INT64));
+  /* bytes, with None */
+  const uint8_t chars[] = {'q', 'a', 'b', 'x', 'y', 'z'};
+  const int64_t boff[] = {1, 3, 3, 6};
+  const int8_t bmask[] = {1, 0, 1};
+  jg_array *by = bytemask(bmask, 3, true, lo64(boff, 3, num(chars, 6, JG_DTYPE_UINT8)));
+  /* all-empty lists and narrow integers */
+  const int64_t e0[] = {0, 0, 0, 0};
+  jg_array *ee = lo64(e0, 3, num(NULL, 0, JG_DTYPE_UINT16));
+  const int8_t i8[] = {-3, 0, 127};
+  jg_array *fields[] = {ll, lr, ro, sl, ss, by, ee, num(i8, 3, JG_DTYPE_INT8)};
+  const char *names[] = {"ll", "lr", "ro", "sl", "ss", "by", "ee", "i8"};
+  return rec(8, fields, names);
+}
+
+static void test_round_trip_matrix(void **state) {
+  (void)state;
+  int64_t nv = 0;
+  jg_array *tables[] = {make_table(&nv), make_forms()};
+  const jg_parquet_codec codecs[] = {JG_PARQUET_UNCOMPRESSED, JG_PARQUET_SNAPPY,
+                                     JG_PARQUET_GZIP,         JG_PARQUET_ZSTD,
+                                     JG_PARQUET_LZ4_RAW,      JG_PARQUET_BROTLI};
+  const int64_t rgrs[] = {1, 7, 1 << 20};
+  int tried = 0;
+  for (size_t c = 0; c < sizeof codecs / sizeof codecs[0]; c++) {
+    if (!jg_parquet_codec_available(codecs[c])) continue;
+    for (int version = 1; version <= 2; version++)
+      for (int dict = 0; dict <= 1; dict++)
+        for (size_t g = 0; g < 3; g++)
+          for (int t = 0; t < 2; t++) {
+            jg_parquet_write_options o;
+            jg_parquet_write_options_init(&o);
+            o.codec = codecs[c];
+            o.data_page_version = version;
+            o.dictionary = dict != 0;
+            o.row_group_rows = rgrs[g];
+            o.page_size = g == 1 ? 64 : JG_PARQUET_DEFAULT_PAGE_SIZE;
+            round_trip(tables[t], &o, NULL);
+            tried++;
+          }
+  }
+  assert_true(tried >= 24);
+  /* A slice of the table (rows 100..250: offsets not starting at 0 everywhere) and no rows. */
+  jg_array *sliced = NULL;
+  JGT_OK(jg_array_slice(tables[0], 100, 250, &sliced, &jgt_err_));
+  round_trip(sliced, NULL, NULL);
+  jg_array_release(sliced);
+  JGT_OK(jg_array_slice(tables[1], 1, 1, &sliced, &jgt_err_));
+  round_trip(sliced, NULL, NULL);
+  jg_array_release(sliced);
+  jg_array_release(tables[0]);
+  jg_array_release(tables[1]);
+}
+
+/* Regular lists come back as var lists (Parquet has no fixed-size list). */
+static void test_round_trip_regular(void **state) {
+  (void)state;
+  const float m[] = {1, 2, 3, 4, 5, 6};
+  jg_array *reg = NULL, *c = num(m, 6, JG_DTYPE_FLOAT32);
+  JGT_OK(jg_array_regular(c, 2, -1, &reg, &jgt_err_));
+  jg_array_release(c);
+  jg_array *t = table1("r", reg);
+  round_trip(t, NULL, "3 * {r: var * float32}");
+  jg_array_release(t);
+}
+
+/* The ADL sample files read, written, and read again: equal values and types. */
+static void test_round_trip_adl(void **state) {
+  (void)state;
+  const char *files[] = {JG_TEST_DATA_DIR "/adl/Run2012B_SingleMu-1000.parquet",
+                         JG_TEST_DATA_DIR "/adl/Run2012B_SingleMu-restructured-1000.parquet"};
+  for (int k = 0; k < 2; k++) {
+    jg_parquet_file *file = NULL;
+    JGT_OK(jg_parquet_open(files[k], &file, &jgt_err_));
+    jg_array *t = NULL;
+    JGT_OK(jg_parquet_read(file, NULL, &t, &jgt_err_));
+    jg_parquet_close(file);
+    assert_int_equal(jg_array_length(t), 1000);
+    round_trip(t, NULL, NULL);
+    jg_parquet_write_options o;
+    jg_parquet_write_options_init(&o);
+    o.data_page_version = 2;
+    o.row_group_rows = 300;
+    o.page_size = 4096;
+    o.codec = jg_parquet_codec_available(JG_PARQUET_ZSTD) ? JG_PARQUET_ZSTD
+                                                          : JG_PARQUET_UNCOMPRESSED;
+    round_trip(t, &o, NULL);
+    jg_array_release(t);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_flat_types),
@@ -1097,6 +1265,9 @@ int main(void) {
       cmocka_unit_test(test_file),
       cmocka_unit_test(test_errors),
       cmocka_unit_test(test_device_table),
+      cmocka_unit_test(test_round_trip_matrix),
+      cmocka_unit_test(test_round_trip_regular),
+      cmocka_unit_test(test_round_trip_adl),
   };
   return JGT_RUN_TESTS(tests, NULL, NULL);
 }
