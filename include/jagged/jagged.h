@@ -27,6 +27,7 @@
 #include "jagged/physics.h"
 #include "jagged/combinatorics.h"
 #include "jagged/log.h"
+#include "jagged/parquet_writer.h"
 #include "jagged/transfer.h"
 #include "jagged/parquet.h"
 
