@@ -21,6 +21,14 @@ builds=(
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:protect_shadow_gap=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 mkdir -p "$JG_ROOT/build"
+# DuckDB's node module, the second reader that checks files jagged writes (test parquet_duckdb,
+# skipped without it), and bench/bench_parquet.sh's peer; only where node and npm are present.
+if command -v npm >/dev/null 2>&1 && [ ! -d "$JG_ROOT/build/duckdb/node_modules/@duckdb/node-api" ]; then
+  jg_say "installing DuckDB's node module into build/duckdb (npm) ..."
+  npm install --silent --no-audit --no-fund --prefix "$JG_ROOT/build/duckdb" @duckdb/node-api \
+    >"$JG_ROOT/build/duckdb.npm.log" 2>&1 ||
+    jg_say "npm install failed (build/duckdb.npm.log): parquet_duckdb will be skipped"
+fi
 status=0
 for entry in "${builds[@]}"; do
   dir=$JG_ROOT/${entry%%:*}

@@ -15,7 +15,7 @@
 /* Validates an array the reader returned; aborts on failure (a reader bug, not bad input). */
 static void check(jg_array *a) {
   jg_error err;
-  if (a != NULL && jg_array_validate(a, JG_VALIDATE_FULL, &err) != JG_OK) abort();
+  if (a != NULL && jg_array_validate(a, JG_VALIDATE_FULL, NULL, &err) != JG_OK) abort();
   jg_array_release(a);
 }
 
