@@ -24,7 +24,10 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --f
   | tee "$OUT/gpu.txt"
 say() { echo "jagged: $*" >&2; }
 say "configuring build/gpu (log: $OUT/configure.log) ..."
-cmake -S "$JG_ROOT" -B "$B" -DJG_WITH_CUDA=ON -DJG_WERROR=OFF -DCMAKE_BUILD_TYPE=Release \
+# The shared sample data (../shared/data) may sit elsewhere there: JG_TEST_DATA_DIR names it.
+data_opt=()
+[ -n "${JG_TEST_DATA_DIR:-}" ] && data_opt=("-DJG_TEST_DATA_DIR=$JG_TEST_DATA_DIR")
+cmake -S "$JG_ROOT" -B "$B" -DJG_WITH_CUDA=ON -DJG_WERROR=OFF -DCMAKE_BUILD_TYPE=Release "${data_opt[@]}" \
   >"$OUT/configure.log" 2>&1 || { tail -50 "$OUT/configure.log"; exit 1; }
 say "building build/gpu (log: $OUT/build.log) ..."
 cmake --build "$B" -j "$(nproc)" >"$OUT/build.log" 2>&1 || { tail -80 "$OUT/build.log"; exit 1; }
