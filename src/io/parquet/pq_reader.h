@@ -166,6 +166,13 @@ JGI_HIDDEN jg_status jgi_pq_assemble(const jgi_pq_leaf *leaf, jgi_pq_column_data
                                      int64_t nrows, jg_memory_resource *mr,
                                      const jgi_pq_where *where, jgi_pq_assembled *out,
                                      jg_error *err);
+/** jgi_pq_assemble through the generic loops only (one pass per depth and per chain node),
+ *  never the fused single-pass loops of the common chains: the reference the tests compare
+ *  the fused loops with. Same contract. */
+JGI_HIDDEN jg_status jgi_pq_assemble_generic(const jgi_pq_leaf *leaf, jgi_pq_column_data *cd,
+                                             int64_t nrows, jg_memory_resource *mr,
+                                             const jgi_pq_where *where, jgi_pq_assembled *out,
+                                             jg_error *err);
 /** An empty assembly of `leaf` (every length 0), for the type of a file without reading it. */
 JGI_HIDDEN jg_status jgi_pq_assemble_empty(const jgi_pq_leaf *leaf, jgi_pq_assembled *out,
                                            jg_error *err);
