@@ -195,16 +195,11 @@ static void spread_offsets(const int16_t *rep, const int16_t *def, int64_t n, in
  * branch on the shape. Offsets are stored, not counted: offs[s0] = elements so far, where s0
  * counts the records begun (rep == 0), so the last store for each record is its end. */
 
-/* Records (rep == 0) and elements (def >= dlist) of one list level, in one pass. */
+/* Records (rep == 0, rep being 0 or 1) and elements (def >= dlist) of one list level. */
 static void count_one_list(const int16_t *rep, const int16_t *def, int64_t n, int dlist,
                            int64_t *records, int64_t *elements) {
-  int64_t r = 0, e = 0;
-  for (int64_t i = 0; i < n; i++) {
-    r += rep[i] == 0;
-    e += def[i] >= dlist;
-  }
-  *records = r;
-  *elements = e;
+  *records = n - jgi_pq_count_ge(rep, n, 1);
+  *elements = jgi_pq_count_ge(def, n, dlist);
 }
 
 /* One list level: m0 (k0 = -1, or a sink with k0 = 0) over the records, offs (ns0 + 1
