@@ -122,10 +122,9 @@ static void assert_same(const jgi_pq_leaf *l, const jgi_pq_assembled *f,
   assert_int_equal(f->nchain, g->nchain);
   for (int p = 0; p < l->nchain; p++) {
     assert_int_equal(f->lengths[p], g->lengths[p]);
-    size_t bytes = l->chain[p].kind == JGI_PQF_LIST ? (size_t)(f->lengths[p] + 1) * 8
-                                                    : (size_t)f->lengths[p];
-    assert_memory_equal(jg_buffer_data(f->chain_buf[p]), jg_buffer_data(g->chain_buf[p]),
-                        bytes);
+    size_t bytes =
+        l->chain[p].kind == JGI_PQF_LIST ? (size_t)(f->lengths[p] + 1) * 8 : (size_t)f->lengths[p];
+    assert_memory_equal(jg_buffer_data(f->chain_buf[p]), jg_buffer_data(g->chain_buf[p]), bytes);
   }
   assert_int_equal(f->nslots, g->nslots);
   if (l->value_kind == JGI_PQV_BYTES) {
@@ -133,8 +132,7 @@ static void assert_same(const jgi_pq_leaf *l, const jgi_pq_assembled *f,
     assert_memory_equal(jg_buffer_data(f->offsets), jg_buffer_data(g->offsets),
                         (size_t)(f->nslots + 1) * 8);
     if (f->nbytes > 0)
-      assert_memory_equal(jg_buffer_data(f->values), jg_buffer_data(g->values),
-                          (size_t)f->nbytes);
+      assert_memory_equal(jg_buffer_data(f->values), jg_buffer_data(g->values), (size_t)f->nbytes);
   } else if (f->nslots > 0) {
     assert_memory_equal(jg_buffer_data(f->values), jg_buffer_data(g->values),
                         (size_t)(f->nslots * l->out_width));
@@ -218,7 +216,7 @@ static const char *const chains[] = {"O", "L", "LO", "OL", "OLO", "LOO", "OOL", 
 static const struct {
   int kind, width;
 } kinds[] = {{JGI_PQV_NUMERIC, 1}, {JGI_PQV_NUMERIC, 2}, {JGI_PQV_NUMERIC, 4},
-             {JGI_PQV_NUMERIC, 8}, {JGI_PQV_FIXED, 12}, {JGI_PQV_BYTES, 0}};
+             {JGI_PQV_NUMERIC, 8}, {JGI_PQV_FIXED, 12},  {JGI_PQV_BYTES, 0}};
 
 /* Every chain (the fused ones and a few the generic loops keep) by every value kind, mode
  * and a few sizes, 0 rows included. */
@@ -231,8 +229,7 @@ static void test_fused_matches_generic(void **state) {
       for (int mode = 0; mode < 4; mode++) {
         for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
           jgi_pq_column_data cd;
-          make_levels(&l, sizes[s], mode, (unsigned)(c * 131 + k * 17 + (size_t)mode * 3 + s),
-                      &cd);
+          make_levels(&l, sizes[s], mode, (unsigned)(c * 131 + k * 17 + (size_t)mode * 3 + s), &cd);
           assert_int_equal(both_ways(&l, &cd, sizes[s]), JG_OK);
           jgi_pq_column_data_reset(&cd);
         }
