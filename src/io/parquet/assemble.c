@@ -185,10 +185,122 @@ static void spread_offsets(const int16_t *rep, const int16_t *def, int64_t n, in
   }
 }
 
+
+/* ---- fused loops: no list, or one list level --------------------------------------------- */
+
+/* The common chains get one pass over (rep, def) that writes offsets, masks and values
+ * together: a leaf under at most one list (max_rep <= 1) with at most one option above the
+ * list (depth 0, level d0) and at most one below it (depth 1, level d1). An absent option's
+ * mask is a one-byte sink written at index 0 (its index mask k is 0), so the loop has no
+ * branch on the shape. Offsets are stored, not counted: offs[s0] = elements so far, where s0
+ * counts the records begun (rep == 0), so the last store for each record is its end. */
+
+/* Records (rep == 0, rep being 0 or 1) and elements (def >= dlist) of one list level. */
+static void count_one_list(const int16_t *rep, const int16_t *def, int64_t n, int dlist,
+                           int64_t *records, int64_t *elements) {
+  *records = n - jgi_pq_count_ge(rep, n, 1);
+  *elements = jgi_pq_count_ge(def, n, dlist);
+}
+
+/* One list level: m0 (k0 = -1, or a sink with k0 = 0) over the records, offs (ns0 + 1
+ * entries), m1 (k1 likewise) and, when out is not NULL, the values over the elements (md: the
+ * leaf's maximum definition level; nulls are zeros). Needs rep[0] == 0; every array has one
+ * padding entry. */
+#define FUSED_LIST(T)                                                                          \
+  static void fused_list_##T(const int16_t *rep, const int16_t *def, int64_t n, int d0,       \
+                             int dlist, int d1, int md, uint8_t *m0, int64_t k0, uint8_t *m1, \
+                             int64_t k1, int64_t *offs, const void *dense_, void *out_) {      \
+    const T *dense = dense_;                                                                   \
+    T *out = out_;                                                                             \
+    int64_t s0 = 0, s1 = 0, v = 0;                                                             \
+    offs[0] = 0;                                                                               \
+    for (int64_t i = 0; i < n; i++) {                                                          \
+      int d = def[i];                                                                          \
+      int valid = d == md;                                                                     \
+      m0[s0 & k0] = (uint8_t)(d >= d0);                                                        \
+      s0 += rep[i] == 0;                                                                       \
+      m1[s1 & k1] = (uint8_t)(d >= d1);                                                       \
+      T x = dense[v];                                                                          \
+      out[s1] = valid ? x : (T)0;                                                              \
+      v += valid;                                                                              \
+      s1 += d >= dlist;                                                                        \
+      offs[s0] = s1;                                                                           \
+    }                                                                                          \
+  }
+FUSED_LIST(uint8_t)
+FUSED_LIST(uint16_t)
+FUSED_LIST(uint32_t)
+FUSED_LIST(uint64_t)
+
+/* The same without values (dense leaves, whose values are kept as decoded, and values the
+ * generic loops spread). */
+static void fused_list_none(const int16_t *rep, const int16_t *def, int64_t n, int d0,
+                            int dlist, int d1, uint8_t *m0, int64_t k0, uint8_t *m1, int64_t k1,
+                            int64_t *offs) {
+  int64_t s0 = 0, s1 = 0;
+  offs[0] = 0;
+  for (int64_t i = 0; i < n; i++) {
+    int d = def[i];
+    m0[s0 & k0] = (uint8_t)(d >= d0);
+    s0 += rep[i] == 0;
+    m1[s1 & k1] = (uint8_t)(d >= d1);
+    s1 += d >= dlist;
+    offs[s0] = s1;
+  }
+}
+
+/* No list, one option (level d0): its mask and the values in one pass. */
+#define FUSED_FLAT(T)                                                                          \
+  static void fused_flat_##T(const int16_t *def, int64_t n, int d0, int md, uint8_t *m0,      \
+                             const void *dense_, void *out_) {                                 \
+    const T *dense = dense_;                                                                   \
+    T *out = out_;                                                                             \
+    int64_t v = 0;                                                                             \
+    for (int64_t i = 0; i < n; i++) {                                                          \
+      int d = def[i];                                                                          \
+      int valid = d == md;                                                                     \
+      m0[i] = (uint8_t)(d >= d0);                                                              \
+      T x = dense[v];                                                                          \
+      out[i] = valid ? x : (T)0;                                                               \
+      v += valid;                                                                              \
+    }                                                                                          \
+  }
+FUSED_FLAT(uint8_t)
+FUSED_FLAT(uint16_t)
+FUSED_FLAT(uint32_t)
+FUSED_FLAT(uint64_t)
+
+/* Whether leaf's chain fits the fused loops; the option levels (0: absent) and their chain
+ * positions (-1: absent). */
+static bool fused_shape(const jgi_pq_leaf *leaf, int *d0, int *p0, int *d1, int *p1) {
+  *d0 = *d1 = 0;
+  *p0 = *p1 = -1;
+  if (leaf->max_rep > 1 || leaf->max_def == 0) return false;
+  int lists = 0;
+  for (int p = 0; p < leaf->nchain; p++) {
+    const jgi_pq_chain *ch = &leaf->chain[p];
+    if (ch->kind == JGI_PQF_LIST) {
+      lists++;
+      continue;
+    }
+    if (ch->list_depth == 0) {
+      if (*p0 >= 0) return false;
+      *p0 = p;
+      *d0 = ch->def;
+    } else {
+      if (*p1 >= 0) return false;
+      *p1 = p;
+      *d1 = ch->def;
+    }
+  }
+  return lists == leaf->max_rep && (leaf->max_rep == 1 || *p0 >= 0);
+}
+
 /* ---- one leaf ------------------------------------------------------------------------------- */
 
 static jg_status assemble(const jgi_pq_leaf *leaf, jgi_pq_column_data *cd, int64_t nrows,
-                          jg_memory_resource *mr, jgi_pq_assembled *out, jg_error *err) {
+                          jg_memory_resource *mr, bool allow_fused, jgi_pq_assembled *out,
+                          jg_error *err) {
   int64_t n = cd->nlevels;
   const int16_t *rep = leaf->max_rep > 0 ? (const int16_t *)(void *)cd->rep.data : NULL;
   const int16_t *def = leaf->max_def > 0 ? (const int16_t *)(void *)cd->def.data : NULL;
@@ -206,8 +318,14 @@ static jg_status assemble(const jgi_pq_leaf *leaf, jgi_pq_column_data *cd, int64
     JG_RETURN_IF(rep[0] != 0, JG_ECORRUPT, err,
                  "the first repetition level is %d: a list continues before a record starts",
                  rep[0]);
+  int d0 = 0, p0 = -1, d1 = 0, p1 = -1;
+  bool fused = allow_fused && fused_shape(leaf, &d0, &p0, &d1, &p1);
   if (def == NULL) {
     for (int j = 0; j <= nlists; j++) nslots[j] = n;
+  } else if (fused && nlists == 1) {
+    count_one_list(rep, def, n, dl[1], &nslots[0], &nslots[1]);
+  } else if (fused) {
+    nslots[0] = n;
   } else {
     for (int j = 0; j <= nlists; j++) nslots[j] = count_slots(rep, def, n, j, dl[j]);
   }
@@ -215,7 +333,7 @@ static jg_status assemble(const jgi_pq_leaf *leaf, jgi_pq_column_data *cd, int64
                "the pages hold %lld records, the row groups say %lld", (long long)nslots[0],
                (long long)nrows);
 
-  /* Masks and offsets of the chain. */
+  /* Masks and offsets of the chain (the fused loops fill them below). */
   out->nchain = leaf->nchain;
   for (int p = 0; p < leaf->nchain; p++) {
     const jgi_pq_chain *ch = &leaf->chain[p];
@@ -224,12 +342,13 @@ static jg_status assemble(const jgi_pq_leaf *leaf, jgi_pq_column_data *cd, int64
     out->lengths[p] = ns;
     if (ch->kind == JGI_PQF_OPTION) {
       JG_RETURN_NOT_OK(alloc(mr, ns + 1, &out->chain_buf[p], err));
-      fill_mask(rep, def, n, j, dl[j], ch->def, jg_buffer_data(out->chain_buf[p]));
+      if (!fused) fill_mask(rep, def, n, j, dl[j], ch->def, jg_buffer_data(out->chain_buf[p]));
     } else {
       int64_t bytes;
       JG_RETURN_IF(jgi_mul_overflow(ns + 1, (int64_t)8, &bytes), JG_EOVERFLOW, err,
                    "%lld lists", (long long)ns);
       JG_RETURN_NOT_OK(alloc(mr, bytes, &out->chain_buf[p], err));
+      if (fused) continue;
       int64_t *offs = jg_buffer_data(out->chain_buf[p]);
       fill_offsets(rep, def, n, j, dl[j], ch->def, ns, offs);
       JG_RETURN_IF(offs[0] != 0, JG_ECORRUPT, err,
@@ -247,6 +366,60 @@ static jg_status assemble(const jgi_pq_leaf *leaf, jgi_pq_column_data *cd, int64
   if (dense)
     JG_RETURN_IF(cd->nvalues != ns, JG_ECORRUPT, err,
                  "%lld values for %lld slots", (long long)cd->nvalues, (long long)ns);
+  int w = leaf->out_width;
+  static const uint64_t zero_values[8] = {0};
+  const void *dv = cd->values.data != NULL ? (const void *)cd->values.data : zero_values;
+  int md = leaf->max_def;
+  if (fused) {
+    uint8_t sink[1];
+    uint8_t *m0 = p0 >= 0 ? jg_buffer_data(out->chain_buf[p0]) : sink;
+    uint8_t *m1 = p1 >= 0 ? jg_buffer_data(out->chain_buf[p1]) : sink;
+    int64_t k0 = p0 >= 0 ? -1 : 0, k1 = p1 >= 0 ? -1 : 0;
+    /* The values go with the structure when they are spread at a width of 1, 2, 4 or 8. */
+    bool with_values = !dense && leaf->value_kind != JGI_PQV_BYTES &&
+                       (w == 1 || w == 2 || w == 4 || w == 8);
+    void *o = NULL;
+    if (with_values) {
+      int64_t bytes;
+      JG_RETURN_IF(jgi_mul_overflow(ns + 1, (int64_t)w, &bytes), JG_EOVERFLOW, err,
+                   "%lld values", (long long)ns);
+      JG_RETURN_NOT_OK(alloc(mr, bytes, &out->values, err));
+      o = jg_buffer_data(out->values);
+    }
+    if (nlists == 1) {
+      int64_t *offs = NULL;
+      for (int p = 0; p < leaf->nchain; p++)
+        if (leaf->chain[p].kind == JGI_PQF_LIST) offs = jg_buffer_data(out->chain_buf[p]);
+      int dlist = dl[1];
+      typedef void fused_fn(const int16_t *, const int16_t *, int64_t, int, int, int, int,
+                            uint8_t *, int64_t, uint8_t *, int64_t, int64_t *, const void *,
+                            void *);
+      fused_fn *fn = NULL;
+      switch (with_values ? w : 0) {
+        case 1: fn = fused_list_uint8_t; break;
+        case 2: fn = fused_list_uint16_t; break;
+        case 4: fn = fused_list_uint32_t; break;
+        case 8: fn = fused_list_uint64_t; break;
+        default: break;
+      }
+      if (fn != NULL)
+        fn(rep, def, n, d0, dlist, d1, md, m0, k0, m1, k1, offs, dv, o);
+      else
+        fused_list_none(rep, def, n, d0, dlist, d1, m0, k0, m1, k1, offs);
+      JG_RETURN_IF(offs[nslots[0]] != nslots[1], JG_EINTERNAL, err,
+                   "list offsets end at %lld, %lld elements counted",
+                   (long long)offs[nslots[0]], (long long)nslots[1]);
+    } else {
+      switch (with_values ? w : 0) {
+        case 1: fused_flat_uint8_t(def, n, d0, md, m0, dv, o); break;
+        case 2: fused_flat_uint16_t(def, n, d0, md, m0, dv, o); break;
+        case 4: fused_flat_uint32_t(def, n, d0, md, m0, dv, o); break;
+        case 8: fused_flat_uint64_t(def, n, d0, md, m0, dv, o); break;
+        default: fill_mask(NULL, def, n, 0, 0, d0, m0);
+      }
+    }
+    if (with_values) return JG_OK;
+  }
   if (leaf->value_kind == JGI_PQV_BYTES) {
     int64_t nbytes = (int64_t)cd->values.size;
     out->nbytes = nbytes;
@@ -265,17 +438,13 @@ static jg_status assemble(const jgi_pq_leaf *leaf, jgi_pq_column_data *cd, int64
     }
     return take(&cd->values, nbytes, mr, &out->values, err);
   }
-  int w = leaf->out_width;
   int64_t bytes;
   JG_RETURN_IF(jgi_mul_overflow(ns + 1, (int64_t)w, &bytes), JG_EOVERFLOW, err, "%lld values",
                (long long)ns);
   if (dense) return take(&cd->values, ns * w, mr, &out->values, err);
   JG_RETURN_NOT_OK(alloc(mr, bytes, &out->values, err));
   void *o = jg_buffer_data(out->values);
-  const void *dv = cd->values.data;
-  static const uint64_t zero_values[8] = {0};
-  if (dv == NULL) dv = zero_values; /* no value stored at all: only nulls */
-  int j = nlists, d = dl[nlists], md = leaf->max_def;
+  int j = nlists, d = dl[nlists];
   switch (dv == (const void *)zero_values && w > 8 ? 0 : w) {
     case 1: spread_uint8_t(rep, def, n, j, d, md, dv, o); break;
     case 2: spread_uint16_t(rep, def, n, j, d, md, dv, o); break;
@@ -290,11 +459,11 @@ static jg_status assemble(const jgi_pq_leaf *leaf, jgi_pq_column_data *cd, int64
   return JG_OK;
 }
 
-jg_status jgi_pq_assemble(const jgi_pq_leaf *leaf, jgi_pq_column_data *cd, int64_t nrows,
-                          jg_memory_resource *mr, const jgi_pq_where *where,
-                          jgi_pq_assembled *out, jg_error *err) {
+static jg_status assemble_at(const jgi_pq_leaf *leaf, jgi_pq_column_data *cd, int64_t nrows,
+                             jg_memory_resource *mr, bool allow_fused, const jgi_pq_where *where,
+                             jgi_pq_assembled *out, jg_error *err) {
   memset(out, 0, sizeof *out);
-  jg_status st = assemble(leaf, cd, nrows, mr, out, err);
+  jg_status st = assemble(leaf, cd, nrows, mr, allow_fused, out, err);
   if (st != JG_OK) {
     jgi_pq_assembled_reset(out);
     char w[320];
@@ -304,11 +473,24 @@ jg_status jgi_pq_assemble(const jgi_pq_leaf *leaf, jgi_pq_column_data *cd, int64
   return JG_OK;
 }
 
+jg_status jgi_pq_assemble(const jgi_pq_leaf *leaf, jgi_pq_column_data *cd, int64_t nrows,
+                          jg_memory_resource *mr, const jgi_pq_where *where,
+                          jgi_pq_assembled *out, jg_error *err) {
+  return assemble_at(leaf, cd, nrows, mr, true, where, out, err);
+}
+
+jg_status jgi_pq_assemble_generic(const jgi_pq_leaf *leaf, jgi_pq_column_data *cd,
+                                  int64_t nrows, jg_memory_resource *mr,
+                                  const jgi_pq_where *where, jgi_pq_assembled *out,
+                                  jg_error *err) {
+  return assemble_at(leaf, cd, nrows, mr, false, where, out, err);
+}
+
 jg_status jgi_pq_assemble_empty(const jgi_pq_leaf *leaf, jgi_pq_assembled *out, jg_error *err) {
   jgi_pq_column_data cd;
   memset(&cd, 0, sizeof cd);
   memset(out, 0, sizeof *out);
-  jg_status st = assemble(leaf, &cd, 0, NULL, out, err);
+  jg_status st = assemble(leaf, &cd, 0, NULL, true, out, err);
   jgi_pq_column_data_reset(&cd);
   if (st != JG_OK) jgi_pq_assembled_reset(out);
   return st;

@@ -20,7 +20,15 @@ void jgi_pq_column_data_reset(jgi_pq_column_data *cd) {
   jgi_pq_buf_reset(&cd->def);
   jgi_pq_buf_reset(&cd->values);
   jgi_pq_buf_reset(&cd->offsets);
+  jgi_pq_buf_reset(&cd->page);
+  jgi_pq_buf_reset(&cd->raw);
   memset(cd, 0, sizeof *cd);
+}
+
+void jgi_pq_column_data_clear(jgi_pq_column_data *cd) {
+  cd->rep.size = cd->def.size = cd->values.size = cd->offsets.size = 0;
+  cd->page.size = cd->raw.size = 0;
+  cd->nlevels = cd->nvalues = 0;
 }
 
 /* State of one chunk's decoding. */
@@ -383,9 +391,21 @@ static jg_status read_levels(const char *what, int encoding, bool v2, const uint
     return jg_error_set(err, JG_ENOTSUP, -1, "%s level encoding %s (%d)", what,
                         jgi_pq_encoding_name(encoding), encoding);
   }
-  /* Every level within [0, max]: assembly indexes by them. */
-  uint32_t bad = 0;
-  for (int64_t i = 0; i < count; i++) bad |= (uint32_t)((uint16_t)out[i] > (uint16_t)max);
+  /* Every level within [0, max]: assembly indexes by them. Nothing to check when max fills
+   * its bit width; else four levels a word: a lane is above max when bit 15 is set or its low
+   * 15 bits plus 0x7fff - max carry into bit 15. */
+  uint64_t bad = 0;
+  if (max != (1 << bw) - 1) {
+    const uint64_t high = 0x8000800080008000ULL, low = ~high;
+    const uint64_t add = (uint64_t)(0x7fff - max) * 0x0001000100010001ULL;
+    int64_t i = 0;
+    for (; i + 4 <= count; i += 4) {
+      uint64_t w;
+      memcpy(&w, out + i, 8);
+      bad |= (((w & low) + add) | w) & high;
+    }
+    for (; i < count; i++) bad |= (uint64_t)((uint16_t)out[i] > (uint16_t)max);
+  }
   if (bad) {
     for (int64_t i = 0; i < count; i++)
       JG_RETURN_IF_AT((uint16_t)out[i] > (uint16_t)max, JG_ECORRUPT, err, i,
@@ -477,15 +497,36 @@ static jg_status data_page(chunk *c, const jgi_pq_page_header *h, const uint8_t 
   int64_t nvals = count;
   if (l->max_def > 0) {
     const int16_t *d = (const int16_t *)(void *)cd->def.data + at;
-    int16_t md = (int16_t)l->max_def;
-    int64_t k = 0;
-    for (int64_t i = 0; i < count; i++) k += d[i] == md;
-    nvals = k;
+    int md = l->max_def;
+    nvals = jgi_pq_count_ge(d, count, md); /* levels are at most md */
   }
   cd->nlevels += count;
   if (nvals == 0) return JG_OK;
   if (l->value_kind == JGI_PQV_BYTES) return values_bytes(c, encoding, p, n, nvals, limit, err);
   return values_fixed(c, encoding, p, n, nvals, err);
+}
+
+jg_status jgi_pq_column_reserve(const jgi_pq_file_meta *meta, const jgi_pq_leaf *leaf,
+                                int leaf_index, int rg_begin, int rg_end,
+                                jgi_pq_column_data *cd, jg_error *err) {
+  int64_t nv = 0, stored = 0;
+  for (int g = rg_begin; g < rg_end; g++) {
+    const jgi_pq_row_group *rg = &meta->row_groups[g];
+    if (leaf_index >= rg->ncolumns || !rg->columns[leaf_index].has_meta) continue;
+    const jgi_pq_column_meta *m = &rg->columns[leaf_index].meta;
+    if (m->num_values < 0 || m->total_compressed_size < 0 ||
+        jgi_add_overflow(nv, m->num_values, &nv) ||
+        jgi_add_overflow(stored, m->total_compressed_size, &stored))
+      return JG_OK; /* the chunk reads will say what is wrong */
+  }
+  if (nv == 0 || nv > INT64_MAX / 64 || stored > INT64_MAX / 64 || nv > stored * 64)
+    return JG_OK;
+  if (leaf->max_rep > 0) JG_RETURN_NOT_OK(reserve(&cd->rep, nv * 2, err));
+  if (leaf->max_def > 0) JG_RETURN_NOT_OK(reserve(&cd->def, nv * 2, err));
+  if (leaf->value_kind == JGI_PQV_BYTES) return reserve(&cd->offsets, (nv + 1) * 8, err);
+  int64_t bytes;
+  if (jgi_mul_overflow(nv, (int64_t)leaf->out_width, &bytes)) return JG_OK;
+  return reserve(&cd->values, bytes, err);
 }
 
 jg_status jgi_pq_column_read(const uint8_t *data, size_t size, const jgi_pq_file_meta *meta,
@@ -527,6 +568,10 @@ jg_status jgi_pq_column_read(const uint8_t *data, size_t size, const jgi_pq_file
   JG_RETURN_IF(m->num_values < 0, JG_ECORRUPT, err, "%s: column %s, row group %d: %lld values",
                file, leaf->path, rg, (long long)m->num_values);
 
+  c.page = cd->page; /* scratch buffers lent by cd, given back below */
+  c.raw = cd->raw;
+  memset(&cd->page, 0, sizeof cd->page);
+  memset(&cd->raw, 0, sizeof cd->raw);
   jg_status st = JG_OK;
   int64_t pos = start, seen = 0;
   int page = 0;
@@ -570,6 +615,10 @@ jg_status jgi_pq_column_read(const uint8_t *data, size_t size, const jgi_pq_file
                       "the pages hold %lld values, the chunk's metadata says %lld",
                       (long long)seen, (long long)m->num_values);
   }
+  cd->page = c.page;
+  cd->raw = c.raw;
+  memset(&c.page, 0, sizeof c.page);
+  memset(&c.raw, 0, sizeof c.raw);
   chunk_reset(&c);
   return at(&c.where, st, err);
 }

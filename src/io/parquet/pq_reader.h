@@ -11,6 +11,8 @@
 #ifndef JAGGED_PQ_READER_H
 #define JAGGED_PQ_READER_H
 
+#include <string.h>
+
 #include "internal/jgi_parquet.h"
 #include "jagged/array.h"
 #include "jagged/memory.h"
@@ -121,7 +123,13 @@ typedef struct jgi_pq_column_data {
   jgi_pq_buf values;
   jgi_pq_buf offsets;
   int64_t nvalues;
+  jgi_pq_buf page, raw; /* scratch of jgi_pq_column_read, kept from chunk to chunk */
 } jgi_pq_column_data;
+
+/** Empties *cd for the next leaf but keeps its buffers' memory (levels, values and offsets
+ *  not taken by the assembly, the page scratch), so that the next leaf's decoding reuses
+ *  pages already touched instead of faulting in fresh ones. */
+JGI_HIDDEN void jgi_pq_column_data_clear(jgi_pq_column_data *cd);
 
 #define JGI_PQ_PAD 64
 
@@ -139,6 +147,35 @@ JGI_HIDDEN jg_status jgi_pq_column_read(const uint8_t *data, size_t size,
                                         jgi_pq_column_data *cd, jg_error *err);
 /** Frees the buffers of *cd and zeroes it; NULL allowed. */
 JGI_HIDDEN void jgi_pq_column_data_reset(jgi_pq_column_data *cd);
+
+/** Reserves room in *cd for the values of leaf's chunks in row groups [rg_begin, rg_end) as
+ *  their metadata counts them, so that appending page after page does not move the buffers
+ *  (realloc copies). A hint: counts above 64 a stored byte are not trusted and reserve
+ *  nothing; chunks without metadata are skipped. Errors: JG_ENOMEM, JG_EOVERFLOW. */
+JGI_HIDDEN jg_status jgi_pq_column_reserve(const jgi_pq_file_meta *meta, const jgi_pq_leaf *leaf,
+                                           int leaf_index, int rg_begin, int rg_end,
+                                           jgi_pq_column_data *cd, jg_error *err);
+
+/** Entries of levels x[0..n) that are >= t, for levels and t in [0, 0x7fff]: four 16-bit lanes a
+ *  64-bit word (bit 15 of x + 0x8000 - t), lane counts folded every 65535 words. */
+static inline int64_t jgi_pq_count_ge(const int16_t *x, int64_t n, int t) {
+  const uint64_t high = 0x8000800080008000ULL;
+  const uint64_t add = (uint64_t)(0x8000 - t) * 0x0001000100010001ULL;
+  int64_t total = 0, i = 0;
+  while (n - i >= 4) {
+    int64_t words = (n - i) / 4;
+    if (words > 65535) words = 65535;
+    uint64_t acc = 0;
+    for (int64_t k = 0; k < words; k++, i += 4) {
+      uint64_t w;
+      memcpy(&w, x + i, 8);
+      acc += ((w + add) & high) >> 15;
+    }
+    total += (int64_t)((acc & 0xffff) + (acc >> 16 & 0xffff) + (acc >> 32 & 0xffff) + (acc >> 48));
+  }
+  for (; i < n; i++) total += x[i] >= t;
+  return total;
+}
 
 /* ---- Levels to layouts (assemble.c) ------------------------------------------------------ */
 
@@ -166,6 +203,13 @@ JGI_HIDDEN jg_status jgi_pq_assemble(const jgi_pq_leaf *leaf, jgi_pq_column_data
                                      int64_t nrows, jg_memory_resource *mr,
                                      const jgi_pq_where *where, jgi_pq_assembled *out,
                                      jg_error *err);
+/** jgi_pq_assemble through the generic loops only (one pass per depth and per chain node),
+ *  never the fused single-pass loops of the common chains: the reference the tests compare
+ *  the fused loops with. Same contract. */
+JGI_HIDDEN jg_status jgi_pq_assemble_generic(const jgi_pq_leaf *leaf, jgi_pq_column_data *cd,
+                                             int64_t nrows, jg_memory_resource *mr,
+                                             const jgi_pq_where *where, jgi_pq_assembled *out,
+                                             jg_error *err);
 /** An empty assembly of `leaf` (every length 0), for the type of a file without reading it. */
 JGI_HIDDEN jg_status jgi_pq_assemble_empty(const jgi_pq_leaf *leaf, jgi_pq_assembled *out,
                                            jg_error *err);

@@ -447,24 +447,27 @@ typedef struct read_job {
   pthread_cond_t cv;
 } read_job;
 
-/* Decodes every selected row group's chunk of job entry i and assembles it. */
-static void decode_entry(read_job *j, int i) {
+/* Decodes every selected row group's chunk of job entry i and assembles it, with the buffers
+ * of this thread's *cd (what the assembly leaves there is kept for the next entry). */
+static void decode_entry(read_job *j, int i, jgi_pq_column_data *scratch) {
   const jg_parquet_file *f = j->f;
   int k = j->leaves[i];
   const jgi_pq_leaf *l = &f->schema.leaves[k];
   jg_error *err = &j->errors[i];
   jg_status st = JG_OK;
-  jgi_pq_column_data cd;
-  memset(&cd, 0, sizeof cd);
+  jgi_pq_column_data cd = *scratch;
+  jgi_pq_column_data_clear(&cd);
   bool abandoned = atomic_load(&j->abort);
   if (abandoned) st = jg_error_set(err, JG_EINTERNAL, -1, "abandoned after another error");
+  if (st == JG_OK)
+    st = jgi_pq_column_reserve(&f->meta, l, k, j->p->rg_begin, j->p->rg_end, &cd, err);
   for (int g = j->p->rg_begin; st == JG_OK && g < j->p->rg_end; g++)
     st = jgi_pq_column_read(f->data, f->data_end, &f->meta, l, k, g, f->name, &cd, err);
   if (st == JG_OK) {
     jgi_pq_where w = {f->name, l->path, -1, -1};
     st = jgi_pq_assemble(l, &cd, j->nrows, j->p->mr, &w, &j->assembled[k], err);
   }
-  jgi_pq_column_data_reset(&cd);
+  *scratch = cd;
   if (st != JG_OK) atomic_store(&j->abort, true);
   pthread_mutex_lock(&j->mu);
   j->status[i] = st;
@@ -476,16 +479,19 @@ static void decode_entry(read_job *j, int i) {
 
 static void *worker(void *arg) {
   read_job *j = arg;
+  jgi_pq_column_data scratch;
+  memset(&scratch, 0, sizeof scratch);
   for (;;) {
     int i = atomic_fetch_add(&j->next, 1);
     if (i >= j->nleaves) break;
-    decode_entry(j, i);
+    decode_entry(j, i, &scratch);
   }
+  jgi_pq_column_data_reset(&scratch);
   return NULL;
 }
 
 /* Waits until job entries [a, b) are decoded, decoding pending ones on this thread. */
-static void wait_entries(read_job *j, int a, int b) {
+static void wait_entries(read_job *j, int a, int b, jgi_pq_column_data *scratch) {
   for (;;) {
     pthread_mutex_lock(&j->mu);
     bool all = true;
@@ -494,7 +500,7 @@ static void wait_entries(read_job *j, int a, int b) {
     if (all) return;
     int i = atomic_fetch_add(&j->next, 1);
     if (i < j->nleaves) {
-      decode_entry(j, i);
+      decode_entry(j, i, scratch);
       continue;
     }
     pthread_mutex_lock(&j->mu);
@@ -642,6 +648,8 @@ static jg_status read_rows(const jg_parquet_file *f, const plan *p, const char *
 
   bool to_device = p->device_id >= 0;
   bool copy_now = to_device && !p->nanoaod; /* nanoaod zips on the host first */
+  jgi_pq_column_data scratch; /* this thread's decoding buffers */
+  memset(&scratch, 0, sizeof scratch);
   pthread_t threads[256];
   int nthreads = 0;
   if (st == JG_OK) {
@@ -659,7 +667,7 @@ static jg_status read_rows(const jg_parquet_file *f, const plan *p, const char *
     int b = a;
     while (b < j.nleaves && j.leaves[b] < top->first_leaf + top->nleaves) b++;
     if (a == b) continue; /* nothing of this field selected */
-    wait_entries(&j, a, b);
+    wait_entries(&j, a, b, &scratch);
     for (int i = a; st == JG_OK && i < b; i++) {
       if (j.status[i] != JG_OK) {
         st = j.status[i];
@@ -684,6 +692,7 @@ static jg_status read_rows(const jg_parquet_file *f, const plan *p, const char *
   }
   if (st != JG_OK) atomic_store(&j.abort, true);
   for (int t = 0; t < nthreads; t++) pthread_join(threads[t], NULL);
+  jgi_pq_column_data_reset(&scratch);
   if (st != JG_OK && from_abandoned) {
     /* Report the first column that really failed, not one abandoned because of it. */
     for (int i = 0; i < j.nleaves; i++) {
