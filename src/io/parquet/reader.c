@@ -114,7 +114,7 @@ static jg_status file_check(jg_parquet_file *f, jg_error *err) {
         size_t n = name ? strlen(name) : 0;
         same = name != NULL && strncmp(p, name, n) == 0 &&
                (p[n] == '.' || (p[n] == '\0' && e == cc->meta.npath - 1));
-        p += n + (p[n] == '.');
+        if (same) p += n + (p[n] == '.'); /* past the matched name only */
       }
       same = same && *p == '\0' && cc->meta.npath > 0;
       JG_RETURN_IF(!same, JG_ECORRUPT, err,
