@@ -45,28 +45,21 @@ void jg_parquet_write_options_init(jg_parquet_write_options *o) {
   o->dictionary_size = JG_PARQUET_DEFAULT_DICTIONARY_SIZE;
 }
 
-bool jg_parquet_codec_available(jg_parquet_codec codec) {
+/* Whether the writer knows `codec` (a jg_parquet_codec, numbered as the spec's codecs). */
+static bool codec_known(int codec) {
   switch (codec) {
     case JG_PARQUET_UNCOMPRESSED:
     case JG_PARQUET_SNAPPY:
     case JG_PARQUET_GZIP:
     case JG_PARQUET_BROTLI:
     case JG_PARQUET_ZSTD:
-    case JG_PARQUET_LZ4_RAW: return jgi_pq_codec_available((int)codec);
+    case JG_PARQUET_LZ4_RAW: return true;
   }
   return false;
 }
 
-static const char *codec_name(int codec) {
-  switch (codec) {
-    case JG_PARQUET_UNCOMPRESSED: return "UNCOMPRESSED";
-    case JG_PARQUET_SNAPPY: return "SNAPPY";
-    case JG_PARQUET_GZIP: return "GZIP";
-    case JG_PARQUET_BROTLI: return "BROTLI";
-    case JG_PARQUET_ZSTD: return "ZSTD";
-    case JG_PARQUET_LZ4_RAW: return "LZ4_RAW";
-  }
-  return "unknown";
+bool jg_parquet_codec_available(jg_parquet_codec codec) {
+  return codec_known((int)codec) && jgi_pq_codec_available((int)codec);
 }
 
 /* Checks *in (NULL: defaults) and copies it to *o. */
@@ -81,12 +74,12 @@ static jg_status options_check(const jg_parquet_write_options *in, jg_parquet_wr
   o->version = (uint32_t)sizeof *o;
   for (size_t i = 0; i < sizeof o->reserved; i++)
     JG_RETURN_IF(o->reserved[i] != 0, JG_EINVAL, err, "options->reserved must be zero");
-  JG_RETURN_IF(strcmp(codec_name((int)o->codec), "unknown") == 0, JG_EINVAL, err,
+  JG_RETURN_IF(!codec_known((int)o->codec), JG_EINVAL, err,
                "options->codec %d is not a codec the writer knows", (int)o->codec);
   JG_RETURN_IF(!jg_parquet_codec_available(o->codec), JG_ENOTSUP, err,
                "codec %s is not built into this jagged (its library was not found at build "
                "time); choose another codec",
-               codec_name((int)o->codec));
+               jgi_pq_codec_name((int)o->codec));
   JG_RETURN_IF(o->data_page_version != 1 && o->data_page_version != 2, JG_EINVAL, err,
                "options->data_page_version is %d, expected 1 or 2", o->data_page_version);
   JG_RETURN_IF(o->row_group_rows < 1, JG_EINVAL, err, "options->row_group_rows is %lld, must be >= 1",
