@@ -10,6 +10,7 @@
 #include "internal/jgi_parquet.h"
 #include "jg_test.h"
 #include "jagged/parquet.h"
+#include "jagged/parquet_writer.h"
 
 #define FLAT JG_TEST_DATA_DIR "/adl/Run2012B_SingleMu-1000.parquet"
 #define RESTRUCTURED JG_TEST_DATA_DIR "/adl/Run2012B_SingleMu-restructured-1000.parquet"
@@ -604,6 +605,50 @@ static void test_open_errors(void **state) {
   static const uint8_t longfoot[] = {'P', 'A', 'R', '1', 9, 0, 0, 0, 'P', 'A', 'R', '1'};
   JGT_STATUS(JG_ECORRUPT, jg_parquet_open_memory(longfoot, sizeof longfoot, &f, &err));
   JGT_CONTAINS(err.message, "<memory>");
+}
+
+/* path_in_schema naming another column than the schema's leaf: JG_ECORRUPT. A name longer than
+ * the leaf's path is the case the fuzz target found reading past the path (run under ASan). */
+static void test_path_in_schema_mismatch(void **state) {
+  (void)state;
+  const int32_t v[3] = {1, 2, 3};
+  jg_array *col = NULL, *table = NULL;
+  JGT_OK(jg_array_from_host(v, 3, JG_DTYPE_INT32, &col, &jgt_err_));
+  const char *names[1] = {"a"};
+  JGT_OK(jg_array_record(1, &col, names, 3, &table, &jgt_err_));
+  void *data = NULL;
+  size_t size = 0;
+  JGT_OK(jg_parquet_write_memory(table, NULL, &data, &size, &jgt_err_));
+  const uint8_t *d = data;
+  uint32_t flen = 0;
+  memcpy(&flen, d + size - 8, 4);
+  const size_t body = size - 8 - flen;
+  const char *bad[] = {"a_name_much_longer_than_the_leaf_path", "b"};
+  for (int k = 0; k < 2; ++k) {
+    jgi_pq_file_meta m;
+    memset(&m, 0, sizeof m);
+    JGT_OK(jgi_pq_meta_parse(d + body, flen, &m, &jgt_err_));
+    assert_int_equal(m.row_groups[0].columns[0].meta.npath, 1);
+    m.row_groups[0].columns[0].meta.path[0] = jgi_pq_meta_strdup(&m, bad[k], (size_t)-1);
+    assert_non_null(m.row_groups[0].columns[0].meta.path[0]);
+    jgi_pq_buf out = {0};
+    JGT_OK(jgi_pq_buf_append(&out, d, body, &jgt_err_));
+    const size_t f0 = out.size;
+    JGT_OK(jgi_pq_meta_write(&m, &out, &jgt_err_));
+    const uint32_t nlen = (uint32_t)(out.size - f0);
+    JGT_OK(jgi_pq_buf_append(&out, &nlen, 4, &jgt_err_));
+    JGT_OK(jgi_pq_buf_append(&out, "PAR1", 4, &jgt_err_));
+    jg_error err;
+    jg_parquet_file *f = NULL;
+    JGT_STATUS(JG_ECORRUPT, jg_parquet_open_memory(out.data, out.size, &f, &err));
+    assert_null(f);
+    JGT_CONTAINS(err.message, "path_in_schema");
+    jgi_pq_buf_reset(&out);
+    jgi_pq_meta_reset(&m);
+  }
+  jg_parquet_memory_free(data);
+  jg_array_release(table);
+  jg_array_release(col);
 }
 
 /* A read of every column of the file in `d` (size n): any status but a crash is fine for
@@ -1505,6 +1550,7 @@ int main(void) {
       cmocka_unit_test(test_batches),
       cmocka_unit_test(test_nanoaod),
       cmocka_unit_test(test_open_errors),
+      cmocka_unit_test(test_path_in_schema_mismatch),
       cmocka_unit_test(test_truncated),
       cmocka_unit_test(test_flipped_bytes),
       cmocka_unit_test(test_generated_types),
