@@ -1,0 +1,583 @@
+/* cmd_adl.c: `jagged adl`: the eight IRIS-HEP ADL benchmark queries over a Parquet file of CMS
+ * events (or the toy sample `jagged generate` makes), on the CPU or a GPU, streamed row group by
+ * row group: a reader thread decodes (and on the GPU copies) the next batch while the queries run
+ * on the current one. Writes a CSV and plots per histogram, a summary table on stdout, and with
+ * --check compares the histograms with reference CSVs. */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "adl/adl.h"
+#include "adl/adl_queries.h"
+#include "cli.h"
+#include "jagged/jagged.h"
+#include "jagged/parquet.h"
+
+#define ADL_DEFAULT_EVENTS 1000000
+#define ADL_DEFAULT_SEED 42
+#define ADL_NBINS 100
+
+static void adl_usage(FILE *out) {
+  fprintf(out,
+          "usage: jagged adl [FILE] [--query LIST|all] [--device cpu|cuda|auto] [--out DIR]\n"
+          "                  [--check DIR] [--batch N] [--threads N]\n"
+          "\n"
+          "Runs the eight IRIS-HEP ADL benchmark queries (nine histograms; docs/adl.md) over the\n"
+          "Parquet file FILE: NanoAOD's flat columns (MET_pt, nJet, Jet_pt, ...) or records (MET.pt,\n"
+          "Jet: list of {pt, ...}). Without FILE, runs on the embedded default: %d toy events\n"
+          "made once by `jagged generate` (seed %d) and kept in $XDG_CACHE_HOME/jagged (or\n"
+          "~/.cache/jagged).\n"
+          "\n"
+          "  --query LIST    queries to run: all (default) or a comma-separated list of 1..8\n"
+          "  --device D      cpu, cuda, or auto (default: cuda when a GPU is usable, else cpu)\n"
+          "  --out DIR       where query-N.csv, query-N.png and query-N.svg go (default adl-output)\n"
+          "  --check DIR     compare every histogram with DIR/query-N.csv: prints same or the bins\n"
+          "                  that differ; the exit status is 0 only when all match\n"
+          "  --batch N       events per batch (default 0: one row group a batch)\n"
+          "  --threads N     threads decoding Parquet (default 0: one per core)\n"
+          "\n"
+          "Prints one row per histogram: entries, time (the query's pass over the file: read,\n"
+          "decode, copy and compute), events per second and device. A progress bar goes to\n"
+          "stderr when it is a terminal and the run takes more than a second.\n",
+          ADL_DEFAULT_EVENTS, ADL_DEFAULT_SEED);
+}
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Progress on stderr                                                                          */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct progress {
+  bool tty;
+  bool shown;
+  double start, last;
+  int64_t done, total; /* row groups over all passes */
+} progress;
+
+static void progress_update(progress *p, const char *what) {
+  if (!p->tty) return;
+  const double t = now_s();
+  if (t - p->start < 1.0 || (t - p->last < 0.1 && p->done < p->total)) return;
+  p->last = t;
+  p->shown = true;
+  const int width = 30;
+  const int filled = p->total > 0 ? (int)(width * p->done / p->total) : width;
+  char bar[64];
+  for (int i = 0; i < width; i++) bar[i] = i < filled ? '#' : '.';
+  bar[width] = '\0';
+  fprintf(stderr, "\r[%s] %" PRId64 "/%" PRId64 " row groups  %-12s", bar, p->done, p->total,
+          what);
+  fflush(stderr);
+}
+
+static void progress_end(progress *p) {
+  if (p->shown) fprintf(stderr, "\r%*s\r", 70, "");
+  p->shown = false;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* One pass: a reader thread hands batches to the query over a one-slot queue                  */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct pass {
+  jg_parquet_reader *reader;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  jg_array *slot;    /* the next batch, or NULL */
+  bool full;         /* slot holds a batch (or the end) */
+  bool end;          /* the reader is done (at the end or failed) */
+  bool stop;         /* the consumer gave up */
+  jg_status st;      /* the reader's error */
+  jg_error err;
+} pass;
+
+static void *reader_main(void *arg) {
+  pass *p = arg;
+  for (;;) {
+    jg_array *b = NULL;
+    jg_error err;
+    jg_error_clear(&err);
+    const jg_status st = jg_parquet_reader_next(p->reader, &b, &err);
+    pthread_mutex_lock(&p->mu);
+    while (p->full && !p->stop) pthread_cond_wait(&p->cv, &p->mu);
+    if (p->stop) {
+      pthread_mutex_unlock(&p->mu);
+      jg_array_release(b);
+      return NULL;
+    }
+    p->slot = b;
+    p->full = true;
+    if (st != JG_OK || b == NULL) {
+      p->end = true;
+      p->st = st;
+      p->err = err;
+    }
+    pthread_cond_broadcast(&p->cv);
+    const bool end = p->end;
+    pthread_mutex_unlock(&p->mu);
+    if (end) return NULL;
+  }
+}
+
+/* The next batch (NULL at the end or on error: *st says which). */
+static jg_array *pass_next(pass *p, jg_status *st, jg_error *err) {
+  pthread_mutex_lock(&p->mu);
+  while (!p->full) pthread_cond_wait(&p->cv, &p->mu);
+  jg_array *b = p->slot;
+  p->slot = NULL;
+  p->full = p->end; /* at the end the slot stays "full" of nothing */
+  *st = b == NULL ? p->st : JG_OK;
+  if (b == NULL && p->st != JG_OK && err != NULL) *err = p->err;
+  pthread_cond_broadcast(&p->cv);
+  pthread_mutex_unlock(&p->mu);
+  return b;
+}
+
+typedef struct run_config {
+  const char *path;
+  jg_parquet_file *file;
+  adl_schema schema;
+  int device;        /* -1: cpu */
+  jg_stream stream;  /* the queries' stream (cuda) */
+  jg_stream copy;    /* the reader's copies (cuda) */
+  int64_t batch;
+  int threads;
+} run_config;
+
+/* Runs query `q` over the whole file into hists (zeroed here). */
+static jg_status run_query(const run_config *cfg, const adl_query *q, jg_hist1d *const *hists,
+                           progress *prog, jg_error *err) {
+  for (int k = 0; k < q->nhists; k++) {
+    memset(hists[k]->counts, 0, (size_t)(ADL_NBINS + 2) * sizeof(double));
+    hists[k]->entries = 0;
+    hists[k]->nan = 0;
+  }
+  char storage[ADL_MAX_COLUMNS][64];
+  const char *names[ADL_MAX_COLUMNS];
+  int ncolumns = 0;
+  jg_status st = adl_query_columns(q, cfg->file, cfg->schema, storage, names, &ncolumns, err);
+  if (st != JG_OK) return st;
+  jg_parquet_read_options o;
+  jg_parquet_read_options_init(&o);
+  o.columns = names;
+  o.ncolumns = ncolumns;
+  o.nanoaod = cfg->schema == ADL_SCHEMA_FLAT;
+  o.nthreads = cfg->threads;
+  o.device_id = cfg->device;
+  o.stream = cfg->copy;
+  pass p;
+  memset(&p, 0, sizeof p);
+  st = jg_parquet_reader_open(cfg->file, &o, cfg->batch, &p.reader, err);
+  if (st != JG_OK) return st;
+  pthread_mutex_init(&p.mu, NULL);
+  pthread_cond_init(&p.cv, NULL);
+  pthread_t thread;
+  if (pthread_create(&thread, NULL, reader_main, &p) != 0) {
+    pthread_cond_destroy(&p.cv);
+    pthread_mutex_destroy(&p.mu);
+    jg_parquet_reader_close(p.reader);
+    return jg_error_set(err, JG_ENOMEM, -1, "cannot start the reader thread");
+  }
+  /* Row groups are counted as their last row is consumed. */
+  const int nrg = jg_parquet_num_row_groups(cfg->file);
+  int rg = 0;
+  int64_t rows = 0, rg_end = nrg > 0 ? jg_parquet_row_group_num_rows(cfg->file, 0) : 0;
+  for (;;) {
+    jg_array *batch = pass_next(&p, &st, err);
+    if (batch == NULL) break;
+    adl_events ev;
+    st = adl_events_from_batch(batch, cfg->schema, cfg->stream, &ev, err);
+    if (st == JG_OK) {
+      st = q->run(&ev, hists, cfg->stream, err);
+      adl_events_release(&ev);
+    }
+    rows += jg_array_length(batch);
+    jg_array_release(batch);
+    if (st != JG_OK) break;
+    while (rg < nrg && rows >= rg_end) {
+      rg++;
+      prog->done++;
+      if (rg < nrg) rg_end += jg_parquet_row_group_num_rows(cfg->file, rg);
+    }
+    progress_update(prog, q->hists[0].plot.name);
+  }
+  pthread_mutex_lock(&p.mu);
+  p.stop = true;
+  pthread_cond_broadcast(&p.cv);
+  pthread_mutex_unlock(&p.mu);
+  pthread_join(thread, NULL);
+  jg_array_release(p.slot);
+  pthread_cond_destroy(&p.cv);
+  pthread_mutex_destroy(&p.mu);
+  jg_parquet_reader_close(p.reader);
+  prog->done += nrg - rg; /* empty row groups and the rest after an error */
+  return st;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The embedded default sample                                                                 */
+/* ------------------------------------------------------------------------------------------ */
+
+static int mkdir_p(const char *path) {
+  char buf[PATH_MAX];
+  if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) return ENAMETOOLONG;
+  for (char *s = buf + 1; *s != '\0'; s++) {
+    if (*s != '/') continue;
+    *s = '\0';
+    if (mkdir(buf, 0777) != 0 && errno != EEXIST) return errno;
+    *s = '/';
+  }
+  if (mkdir(buf, 0777) != 0 && errno != EEXIST) return errno;
+  return 0;
+}
+
+static void generate_progress(int64_t done, int64_t total, void *user) {
+  progress *p = user;
+  p->done = done;
+  p->total = total;
+  progress_update(p, "generating");
+}
+
+/* The default sample's path, made (once) when it does not exist. */
+static int default_sample(char *path, size_t size) {
+  const char *cache = getenv("XDG_CACHE_HOME");
+  const char *home = getenv("HOME");
+  char dir[PATH_MAX];
+  if (cache != NULL && cache[0] == '/') {
+    snprintf(dir, sizeof dir, "%s/jagged", cache);
+  } else if (home != NULL && home[0] == '/') {
+    snprintf(dir, sizeof dir, "%s/.cache/jagged", home);
+  } else {
+    snprintf(dir, sizeof dir, "/tmp/jagged-cache");
+  }
+  if ((size_t)snprintf(path, size, "%s/adl-toy-v1-%d-seed%d.parquet", dir, ADL_DEFAULT_EVENTS,
+                       ADL_DEFAULT_SEED) >= size) {
+    fprintf(stderr, "jagged adl: the cache path %s is too long\n", dir);
+    return 1;
+  }
+  struct stat stt;
+  if (stat(path, &stt) == 0) return 0;
+  const int e = mkdir_p(dir);
+  if (e != 0) {
+    fprintf(stderr, "jagged adl: cannot create %s for the default sample: %s\n", dir,
+            strerror(e));
+    return 1;
+  }
+  fprintf(stderr, "jagged adl: making the default sample: jagged generate %d --seed %d --out %s\n",
+          ADL_DEFAULT_EVENTS, ADL_DEFAULT_SEED, path);
+  progress prog = {.tty = isatty(2) != 0, .start = now_s()};
+  adl_generate_options go;
+  memset(&go, 0, sizeof go);
+  go.seed = ADL_DEFAULT_SEED;
+  go.progress = generate_progress;
+  go.user = &prog;
+  jg_error err;
+  jg_error_clear(&err);
+  const jg_status st = adl_generate(path, ADL_DEFAULT_EVENTS, &go, &err);
+  progress_end(&prog);
+  if (st != JG_OK) {
+    fprintf(stderr, "jagged adl: making the default sample failed: %s\n", err.message);
+    return 1;
+  }
+  return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The command                                                                                 */
+/* ------------------------------------------------------------------------------------------ */
+
+static bool parse_int(const char *s, int64_t lo, int64_t hi, int64_t *out) {
+  char *end = NULL;
+  errno = 0;
+  const long long v = strtoll(s, &end, 10);
+  if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi) return false;
+  *out = v;
+  return true;
+}
+
+/* Parses "all" or "1,3,6" into selected[0..7]. */
+static bool parse_queries(const char *s, bool selected[ADL_NQUERIES]) {
+  memset(selected, 0, ADL_NQUERIES * sizeof(bool));
+  if (strcmp(s, "all") == 0) {
+    for (int q = 0; q < ADL_NQUERIES; q++) selected[q] = true;
+    return true;
+  }
+  char buf[256];
+  if (snprintf(buf, sizeof buf, "%s", s) >= (int)sizeof buf) return false;
+  int n = 0;
+  for (char *tok = strtok(buf, ","); tok != NULL; tok = strtok(NULL, ",")) {
+    const adl_query *q = adl_query_find(tok);
+    if (q == NULL) return false;
+    selected[q - adl_queries] = true;
+    n++;
+  }
+  return n > 0;
+}
+
+static void human_rate(double v, char *buf, size_t size) {
+  if (v >= 1e9) snprintf(buf, size, "%.2f G", v / 1e9);
+  else if (v >= 1e6) snprintf(buf, size, "%.2f M", v / 1e6);
+  else if (v >= 1e3) snprintf(buf, size, "%.2f k", v / 1e3);
+  else snprintf(buf, size, "%.0f", v);
+}
+
+int jg_cmd_adl(int argc, char **argv) {
+  const char *file_arg = NULL, *out_dir = "adl-output", *check_dir = NULL;
+  const char *device_arg = "auto", *query_arg = "all";
+  int64_t batch = 0, threads = 0;
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+      adl_usage(stdout);
+      return 0;
+    }
+    const bool takes = strcmp(a, "--query") == 0 || strcmp(a, "--device") == 0 ||
+                       strcmp(a, "--out") == 0 || strcmp(a, "--check") == 0 ||
+                       strcmp(a, "--batch") == 0 || strcmp(a, "--threads") == 0;
+    if (takes && i + 1 >= argc) {
+      fprintf(stderr, "jagged adl: %s needs a value (see jagged adl --help)\n", a);
+      return 2;
+    }
+    if (strcmp(a, "--query") == 0) {
+      query_arg = argv[++i];
+    } else if (strcmp(a, "--device") == 0) {
+      device_arg = argv[++i];
+    } else if (strcmp(a, "--out") == 0) {
+      out_dir = argv[++i];
+    } else if (strcmp(a, "--check") == 0) {
+      check_dir = argv[++i];
+    } else if (strcmp(a, "--batch") == 0) {
+      if (!parse_int(argv[++i], 0, INT64_MAX, &batch)) {
+        fprintf(stderr, "jagged adl: --batch takes a number of events >= 0, not '%s'\n", argv[i]);
+        return 2;
+      }
+    } else if (strcmp(a, "--threads") == 0) {
+      if (!parse_int(argv[++i], 0, 1024, &threads)) {
+        fprintf(stderr, "jagged adl: --threads takes a number in 0..1024, not '%s'\n", argv[i]);
+        return 2;
+      }
+    } else if (a[0] == '-' && a[1] != '\0') {
+      fprintf(stderr, "jagged adl: unknown option '%s' (see jagged adl --help)\n", a);
+      return 2;
+    } else if (file_arg == NULL) {
+      file_arg = a;
+    } else {
+      fprintf(stderr, "jagged adl: more than one FILE ('%s' and '%s')\n", file_arg, a);
+      return 2;
+    }
+  }
+  bool selected[ADL_NQUERIES];
+  if (!parse_queries(query_arg, selected)) {
+    fprintf(stderr, "jagged adl: --query takes all or a comma-separated list of 1..8, not '%s'\n",
+            query_arg);
+    return 2;
+  }
+  int ndev = 0;
+  run_config cfg;
+  memset(&cfg, 0, sizeof cfg);
+  cfg.device = -1;
+  cfg.batch = batch;
+  cfg.threads = (int)threads;
+  jg_error err;
+  jg_error_clear(&err);
+  if (strcmp(device_arg, "cpu") != 0 && strcmp(device_arg, "cuda") != 0 &&
+      strcmp(device_arg, "auto") != 0) {
+    fprintf(stderr, "jagged adl: --device takes cpu, cuda or auto, not '%s'\n", device_arg);
+    return 2;
+  }
+  if (strcmp(device_arg, "cpu") != 0) {
+    jg_device_count(&ndev, NULL);
+    if (ndev > 0) {
+      cfg.device = 0;
+    } else if (strcmp(device_arg, "cuda") == 0) {
+      fprintf(stderr, "jagged adl: --device cuda: no usable GPU (%s); use --device cpu\n",
+              jg_cuda_unavailable_reason());
+      return 1;
+    }
+  }
+  char default_path[PATH_MAX];
+  if (file_arg == NULL) {
+    if (default_sample(default_path, sizeof default_path) != 0) return 1;
+    file_arg = default_path;
+  }
+  cfg.path = file_arg;
+  if (jg_parquet_open(file_arg, &cfg.file, &err) != JG_OK) {
+    fprintf(stderr, "jagged adl: %s\n", err.message);
+    return 1;
+  }
+  int rc = 0;
+  jg_hist1d hists[ADL_NQUERIES][ADL_MAX_HISTS];
+  memset(hists, 0, sizeof hists);
+  double times[ADL_NQUERIES] = {0};
+  bool ran[ADL_NQUERIES] = {false};
+  if (adl_schema_detect(cfg.file, &cfg.schema, &err) != JG_OK) {
+    fprintf(stderr, "jagged adl: %s: %s\n", file_arg, err.message);
+    rc = 1;
+    goto done;
+  }
+  /* Every selected query's columns are checked before any runs: a missing or mistyped column
+   * fails at once, with no output written. */
+  for (int q = 0; q < ADL_NQUERIES && rc == 0; q++) {
+    if (!selected[q]) continue;
+    char storage[ADL_MAX_COLUMNS][64];
+    const char *names[ADL_MAX_COLUMNS];
+    int n = 0;
+    if (adl_query_columns(&adl_queries[q], cfg.file, cfg.schema, storage, names, &n, &err) !=
+        JG_OK) {
+      fprintf(stderr, "jagged adl: %s: %s\n", file_arg, err.message);
+      rc = 1;
+    }
+  }
+  if (rc != 0) goto done;
+  if (cfg.device >= 0 && (jg_device_set_current(cfg.device, &err) != JG_OK ||
+                          jg_stream_create(&cfg.stream, &err) != JG_OK ||
+                          jg_stream_create(&cfg.copy, &err) != JG_OK)) {
+    fprintf(stderr, "jagged adl: cannot set up cuda:%d: %s\n", cfg.device, err.message);
+    rc = 1;
+    goto done;
+  }
+  const int e = mkdir_p(out_dir);
+  if (e != 0) {
+    fprintf(stderr, "jagged adl: cannot create the output directory %s: %s\n", out_dir,
+            strerror(e));
+    rc = 1;
+    goto done;
+  }
+  for (int q = 0; q < ADL_NQUERIES; q++) {
+    for (int k = 0; k < adl_queries[q].nhists; k++) {
+      jg_hist1d *h = &hists[q][k];
+      h->n_bins = ADL_NBINS;
+      h->lo = adl_queries[q].hists[k].lo;
+      h->hi = adl_queries[q].hists[k].hi;
+      h->counts = calloc(ADL_NBINS + 2, sizeof(double));
+      if (h->counts == NULL) {
+        fprintf(stderr, "jagged adl: out of memory\n");
+        rc = 1;
+        goto done;
+      }
+    }
+  }
+  progress prog = {.tty = isatty(2) != 0, .start = now_s()};
+  int nselected = 0;
+  for (int q = 0; q < ADL_NQUERIES; q++) nselected += selected[q];
+  prog.total = (int64_t)nselected * jg_parquet_num_row_groups(cfg.file);
+  const bool plots = adl_plot_available();
+  for (int q = 0; q < ADL_NQUERIES && rc == 0; q++) {
+    if (!selected[q]) continue;
+    const adl_query *query = &adl_queries[q];
+    jg_hist1d *hp[ADL_MAX_HISTS] = {&hists[q][0], &hists[q][1]};
+    const double t0 = now_s();
+    const jg_status st = run_query(&cfg, query, hp, &prog, &err);
+    times[q] = now_s() - t0;
+    if (st != JG_OK) {
+      progress_end(&prog);
+      fprintf(stderr, "jagged adl: query %s on %s: %s\n", query->id, file_arg, err.message);
+      rc = 1;
+      break;
+    }
+    ran[q] = true;
+    for (int k = 0; k < query->nhists && rc == 0; k++) {
+      const adl_plot_info *info = &query->hists[k].plot;
+      char csv[PATH_MAX], png[PATH_MAX], svg[PATH_MAX];
+      snprintf(csv, sizeof csv, "%s/%s.csv", out_dir, info->name);
+      snprintf(png, sizeof png, "%s/%s.png", out_dir, info->name);
+      snprintf(svg, sizeof svg, "%s/%s.svg", out_dir, info->name);
+      if (adl_write_csv(&hists[q][k], csv, &err) != JG_OK ||
+          (plots && adl_plot(&hists[q][k], info, png, svg, &err) != JG_OK)) {
+        progress_end(&prog);
+        fprintf(stderr, "jagged adl: %s\n", err.message);
+        rc = 1;
+      }
+    }
+  }
+  progress_end(&prog);
+  if (!plots && rc == 0) {
+    fprintf(stderr, "jagged adl: plots skipped: this build has no PLplot (install libplplot-dev "
+                    "and plplot-driver-cairo, then rebuild)\n");
+  }
+  /* The summary. */
+  char devname[32];
+  if (cfg.device >= 0) snprintf(devname, sizeof devname, "cuda:%d", cfg.device);
+  else snprintf(devname, sizeof devname, "cpu");
+  const int64_t nevents = jg_parquet_num_rows(cfg.file);
+  printf("jagged adl: %s (%" PRId64 " events, %d row groups, %s columns)\n", file_arg, nevents,
+         jg_parquet_num_row_groups(cfg.file),
+         cfg.schema == ADL_SCHEMA_FLAT ? "flat NanoAOD" : "record");
+  printf("%-6s %-10s %12s %12s %12s  %-7s%s\n", "query", "histogram", "entries", "time [ms]",
+         "events/s", "device", check_dir != NULL ? "  check" : "");
+  int ndiffer = 0;
+  for (int q = 0; q < ADL_NQUERIES; q++) {
+    if (!ran[q]) continue;
+    const adl_query *query = &adl_queries[q];
+    for (int k = 0; k < query->nhists; k++) {
+      char rate[32], ms[32];
+      human_rate(times[q] > 0 ? (double)nevents / times[q] : 0, rate, sizeof rate);
+      snprintf(ms, sizeof ms, "%.1f", 1e3 * times[q]);
+      const char *verdict = "";
+      adl_csv ref;
+      memset(&ref, 0, sizeof ref);
+      char refpath[PATH_MAX];
+      int64_t diffs = 0;
+      bool ref_ok = false;
+      if (check_dir != NULL) {
+        snprintf(refpath, sizeof refpath, "%s/%s.csv", check_dir, query->hists[k].plot.name);
+        ref_ok = adl_read_csv(refpath, &ref, &err) == JG_OK;
+        diffs = ref_ok ? adl_compare(&hists[q][k], &ref, NULL, 0) : -1;
+        verdict = diffs == 0 ? "  same" : "  DIFFERS";
+        if (diffs != 0) ndiffer++;
+        adl_csv_free(&ref);
+      }
+      printf("%-6s %-10s %12" PRId64 " %12s %12s  %-7s%s\n", k == 0 ? query->id : "",
+             query->hists[k].plot.name + 6, hists[q][k].entries, k == 0 ? ms : "(same)",
+             k == 0 ? rate : "", devname, verdict);
+    }
+  }
+  /* The differing bins, after the table. */
+  if (check_dir != NULL) {
+    for (int q = 0; q < ADL_NQUERIES; q++) {
+      if (!ran[q]) continue;
+      for (int k = 0; k < adl_queries[q].nhists; k++) {
+        const char *name = adl_queries[q].hists[k].plot.name;
+        char refpath[PATH_MAX];
+        snprintf(refpath, sizeof refpath, "%s/%s.csv", check_dir, name);
+        adl_csv ref;
+        memset(&ref, 0, sizeof ref);
+        if (adl_read_csv(refpath, &ref, &err) != JG_OK) {
+          printf("%s: no reference: %s\n", name, err.message);
+          continue;
+        }
+        if (adl_compare(&hists[q][k], &ref, NULL, 0) != 0) {
+          printf("%s: differs from %s:\n", name, refpath);
+          adl_compare(&hists[q][k], &ref, stdout, 20);
+        }
+        adl_csv_free(&ref);
+      }
+    }
+    if (rc == 0) {
+      if (ndiffer == 0) printf("check: all histograms same as %s\n", check_dir);
+      else printf("check: %d histogram(s) differ from %s\n", ndiffer, check_dir);
+    }
+    if (ndiffer != 0 && rc == 0) rc = 1;
+  }
+  if (rc == 0) printf("outputs: %s/\n", out_dir);
+done:
+  for (int q = 0; q < ADL_NQUERIES; q++) {
+    for (int k = 0; k < ADL_MAX_HISTS; k++) free(hists[q][k].counts);
+  }
+  if (cfg.stream != NULL) jg_stream_destroy(cfg.stream);
+  if (cfg.copy != NULL) jg_stream_destroy(cfg.copy);
+  jg_parquet_close(cfg.file);
+  return rc;
+}
