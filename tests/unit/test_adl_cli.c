@@ -1,0 +1,239 @@
+/* test_adl_cli.c: `jagged adl` on bad input, run as a user would (the tool, through the shell):
+ * a missing file, a file that is not Parquet, a truncated one, a missing column, a column of the
+ * wrong type, a file that is not an ADL file. Each gives exit status 1, one line on stderr that
+ * names the problem, and no output file. And a good run leaves complete outputs and no temporary
+ * files. The bad files are written here with the library's Parquet writer. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "jg_test.h"
+#include "jagged/parquet_writer.h"
+
+#ifndef JG_CLI_PATH
+#define JG_CLI_PATH ""
+#endif
+
+static char tmpdir[256];
+
+/* Whether the tool draws plots (a PNG and an SVG next to each CSV). */
+static bool adl_plots_expected(void) {
+#ifdef JG_HAVE_PLPLOT
+  return true;
+#else
+  return false;
+#endif
+}
+
+static int setup(void **state) {
+  (void)state;
+  snprintf(tmpdir, sizeof tmpdir, "/tmp/jg_test_adl_cli_XXXXXX");
+  return mkdtemp(tmpdir) == NULL ? -1 : 0;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  char cmd[512];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+  return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Runs `jagged adl ARGS --out TMP/out-NAME`; returns the exit status; stderr in TMP/err. */
+static int run_adl(const char *name, const char *args) {
+  char cmd[2048];
+  snprintf(cmd, sizeof cmd, "'%s' adl %s --device cpu --out '%s/out-%s' >'%s/out' 2>'%s/err'",
+           JG_CLI_PATH, args, tmpdir, name, tmpdir, tmpdir);
+  const int rc = system(cmd);
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+static void read_file(const char *name, char *buf, size_t size) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+  FILE *f = fopen(path, "rb");
+  assert_non_null(f);
+  const size_t n = fread(buf, 1, size - 1, f);
+  buf[n] = '\0';
+  fclose(f);
+}
+
+/* The number of entries of TMP/out-NAME (0 when it does not exist). */
+static int count_outputs(const char *name) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/out-%s", tmpdir, name);
+  DIR *d = opendir(path);
+  if (d == NULL) return 0;
+  int n = 0;
+  for (struct dirent *e; (e = readdir(d)) != NULL;) n += e->d_name[0] != '.';
+  closedir(d);
+  return n;
+}
+
+/* Exit status 1, exactly one stderr line containing `what`, no output file. */
+static void expect_failure(const char *name, const char *args, const char *what) {
+  const int rc = run_adl(name, args);
+  char err[4096];
+  read_file("err", err, sizeof err);
+  if (rc != 1) fail_msg("%s: exit status %d, want 1; stderr: %s", name, rc, err);
+  if (strstr(err, what) == NULL) fail_msg("%s: stderr lacks '%s': %s", name, what, err);
+  int lines = 0;
+  for (const char *p = err; *p; p++) lines += *p == '\n';
+  if (lines != 1) fail_msg("%s: %d lines on stderr, want 1: %s", name, lines, err);
+  if (count_outputs(name) != 0) fail_msg("%s: output files were left", name);
+}
+
+/* Writes a one-row-group table of `n` events with the given float32/int32 scalar columns. */
+static void write_table(const char *file, int ncols, const char *const *names,
+                        const jg_dtype *dtypes) {
+  jg_array *cols[8];
+  const float f[4] = {10.0f, 25.0f, 3000.0f, 7.5f};
+  const int32_t i[4] = {10, 25, 3000, 7};
+  for (int c = 0; c < ncols; c++) {
+    JGT_OK(jg_array_from_host(dtypes[c] == JG_DTYPE_INT32 ? (const void *)i : (const void *)f,
+                              4, dtypes[c], &cols[c], &jgt_err_));
+  }
+  jg_array *table = NULL;
+  JGT_OK(jg_array_record(ncols, cols, names, -1, &table, &jgt_err_));
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", tmpdir, file);
+  JGT_OK(jg_parquet_write(table, path, NULL, &jgt_err_));
+  jg_array_release(table);
+  for (int c = 0; c < ncols; c++) jg_array_release(cols[c]);
+}
+
+static void test_missing_file(void **state) {
+  (void)state;
+  char args[512];
+  snprintf(args, sizeof args, "'%s/nonexistent.parquet'", tmpdir);
+  expect_failure("missing", args, "nonexistent.parquet");
+}
+
+static void test_not_parquet(void **state) {
+  (void)state;
+  char path[512], args[600];
+  snprintf(path, sizeof path, "%s/text.parquet", tmpdir);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs("run,event\n1,2\nthis is a CSV file, not Parquet\n", f);
+  fclose(f);
+  snprintf(args, sizeof args, "'%s'", path);
+  expect_failure("text", args, "text.parquet");
+}
+
+static void test_truncated(void **state) {
+  (void)state;
+  char cmd[1024], args[600];
+  snprintf(cmd, sizeof cmd, "head -c 100000 '%s/adl/Run2012B_SingleMu-1000.parquet' > '%s/cut.parquet'",
+           JG_TEST_DATA_DIR, tmpdir);
+  assert_int_equal(system(cmd), 0);
+  snprintf(args, sizeof args, "'%s/cut.parquet'", tmpdir);
+  expect_failure("truncated", args, "cut.parquet");
+}
+
+static void test_missing_column(void **state) {
+  (void)state;
+  const char *names[1] = {"MET_pt"};
+  const jg_dtype dt[1] = {JG_DTYPE_FLOAT32};
+  write_table("met_only.parquet", 1, names, dt);
+  char args[600];
+  /* query 1 alone works on it; query 2 needs the jets */
+  snprintf(args, sizeof args, "'%s/met_only.parquet' --query 1", tmpdir);
+  assert_int_equal(run_adl("met_only_q1", args), 0);
+  assert_int_equal(count_outputs("met_only_q1"), adl_plots_expected() ? 3 : 1);
+  snprintf(args, sizeof args, "'%s/met_only.parquet' --query 1,2", tmpdir);
+  expect_failure("met_only", args, "column Jet_pt, needed by query 2, is missing");
+}
+
+static void test_wrong_type(void **state) {
+  (void)state;
+  const char *names[1] = {"MET_pt"};
+  const jg_dtype dt[1] = {JG_DTYPE_INT32};
+  write_table("met_int.parquet", 1, names, dt);
+  char args[600];
+  snprintf(args, sizeof args, "'%s/met_int.parquet' --query 1", tmpdir);
+  expect_failure("met_int", args, "column MET_pt (needed by query 1) holds int32 values");
+}
+
+static void test_not_adl(void **state) {
+  (void)state;
+  const char *names[2] = {"x", "y"};
+  const jg_dtype dt[2] = {JG_DTYPE_FLOAT32, JG_DTYPE_INT32};
+  write_table("xy.parquet", 2, names, dt);
+  char args[600];
+  snprintf(args, sizeof args, "'%s/xy.parquet'", tmpdir);
+  expect_failure("xy", args, "neither a column MET_pt");
+}
+
+static void test_bad_arguments(void **state) {
+  (void)state;
+  char args[600];
+  snprintf(args, sizeof args, "'%s/adl/Run2012B_SingleMu-1000.parquet' --query 9", JG_TEST_DATA_DIR);
+  assert_int_equal(run_adl("q9", args), 2);
+  snprintf(args, sizeof args, "'%s/adl/Run2012B_SingleMu-1000.parquet' --batch -3", JG_TEST_DATA_DIR);
+  assert_int_equal(run_adl("batch", args), 2);
+  snprintf(args, sizeof args, "'%s/adl/Run2012B_SingleMu-1000.parquet' --devices cpu", JG_TEST_DATA_DIR);
+  assert_int_equal(run_adl("devices", args), 2);
+}
+
+/* Both files of the sample, all nine histograms equal to the references, small batches too. */
+static void test_sample_matches_references(void **state) {
+  (void)state;
+  const char *files[2] = {"Run2012B_SingleMu-1000.parquet",
+                          "Run2012B_SingleMu-restructured-1000.parquet"};
+  for (int k = 0; k < 2; k++) {
+    char args[1024], out[8192];
+    snprintf(args, sizeof args, "'%s/adl/%s' --check '%s/adl/reference' --batch %d",
+             JG_TEST_DATA_DIR, files[k], JG_TEST_DATA_DIR, k == 0 ? 0 : 97);
+    const int rc = run_adl(k == 0 ? "flat" : "records", args);
+    read_file("out", out, sizeof out);
+    if (rc != 0) fail_msg("%s: exit status %d: %s", files[k], rc, out);
+    int same = 0;
+    for (const char *p = out; (p = strstr(p, " same\n")) != NULL; p++) same++;
+    assert_int_equal(same, 9);
+    assert_non_null(strstr(out, "check: all histograms same as"));
+  }
+  /* nine CSVs (plus plots) and no temporary file left */
+  char cmd[600];
+  snprintf(cmd, sizeof cmd, "test $(ls '%s/out-flat' | grep -c '\\.csv$') -eq 9 && ! ls '%s/out-flat' | grep -q tmp",
+           tmpdir, tmpdir);
+  assert_int_equal(system(cmd), 0);
+}
+
+/* A reference that differs: exit status 1 and the bin named. */
+static void test_check_reports_differences(void **state) {
+  (void)state;
+  char cmd[4096], args[1024], out[8192];
+  snprintf(cmd, sizeof cmd,
+           "mkdir -p '%s/ref' && cp '%s/adl/reference/'*.csv '%s/ref/' && chmod u+w '%s/ref/'*.csv && "
+           "sed -i 's/^10.0,346$/10.0,345/' '%s/ref/query-1.csv'",
+           tmpdir, JG_TEST_DATA_DIR, tmpdir, tmpdir, tmpdir);
+  assert_int_equal(system(cmd), 0);
+  snprintf(args, sizeof args, "'%s/adl/Run2012B_SingleMu-1000.parquet' --query 1,2 --check '%s/ref'",
+           JG_TEST_DATA_DIR, tmpdir);
+  assert_int_equal(run_adl("differs", args), 1);
+  read_file("out", out, sizeof out);
+  assert_non_null(strstr(out, "DIFFERS"));
+  assert_non_null(strstr(out, "x=10.0: 346 here, 345 in the reference"));
+}
+
+int main(void) {
+  if (JG_CLI_PATH[0] == '\0') {
+    printf("[  SKIPPED ] the jagged tool is not built (JG_BUILD_CLI=OFF)\n");
+    return 77;
+  }
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_missing_file),
+      cmocka_unit_test(test_not_parquet),
+      cmocka_unit_test(test_truncated),
+      cmocka_unit_test(test_missing_column),
+      cmocka_unit_test(test_wrong_type),
+      cmocka_unit_test(test_not_adl),
+      cmocka_unit_test(test_bad_arguments),
+      cmocka_unit_test(test_sample_matches_references),
+      cmocka_unit_test(test_check_reports_differences),
+  };
+  return JGT_RUN_TESTS(tests, setup, teardown);
+}
