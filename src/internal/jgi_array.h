@@ -119,6 +119,11 @@ JGI_HIDDEN jg_status jgi_view_device(const jg_view *view, jg_device *out, jg_err
  *  shape[0]: nothing is checked (callers check first). Honours slice_offset and strides. */
 JGI_HIDDEN int64_t jgi_view_get_index(const jg_view *view, jg_len i);
 
+/** Entries lo .. lo + n - 1 of a host-accessible 1-D integer view, widened to int64 as
+ *  jgi_view_get_index does, into out[0 .. n-1]: the dtype is looked at once, not per entry, so
+ *  loops over offsets and counters read them in chunks through this. Not checked. */
+JGI_HIDDEN void jgi_view_read_index(const jg_view *view, jg_len lo, jg_len n, int64_t *out);
+
 /** The integer of `dtype` (int8..int64, uint8..uint64, bool) stored at host address `p`, widened
  *  to int64 (uint64 values above INT64_MAX wrap); 0 for other dtypes. Nothing is checked. */
 JGI_HIDDEN int64_t jgi_index_at(const void *p, jg_dtype dtype);

@@ -1096,6 +1096,53 @@ static void test_zip_field_unzip(void **state) {
   jg_array_release(y);
 }
 
+/* Zipping many lists checks their counts in bulk: a field whose offsets start further into its
+ * content lines up entry by entry; a count that differs far down (list 2501 of 3000) is still
+ * named exactly. */
+static void test_zip_many_lists(void **state) {
+  (void)state;
+  enum { N = 3000, SHIFT = 7, BAD = 2501 };
+  int64_t *ox = malloc((N + 1) * sizeof *ox), *oy = malloc((N + 1) * sizeof *oy);
+  int64_t *cx = malloc(4 * N * sizeof *cx), *cy = malloc((4 * N + SHIFT + 1) * sizeof *cy);
+  ox[0] = 0;
+  for (int i = 0; i < N; i++) ox[i + 1] = ox[i] + i % 4;
+  for (int i = 0; i <= N; i++) oy[i] = ox[i] + SHIFT;
+  for (int64_t j = 0; j < ox[N]; j++) cx[j] = j;
+  for (int64_t j = 0; j < ox[N] + SHIFT + 1; j++) cy[j] = j - SHIFT + 1000;
+  jg_array *x = lists(ox, N, cx, ox[N]), *y = lists(oy, N, cy, oy[N]);
+  jg_array *fields[2] = {x, y}, *z = NULL, *fy = NULL;
+  const char *names[2] = {"x", "y"};
+  JGT_OK(jg_array_zip(2, fields, names, -1, &z, &jgt_err_));
+  JGT_OK(jg_array_field(z, "y", &fy, &jgt_err_));
+  jg_array *flat = NULL;
+  JGT_OK(jg_array_flatten(fy, 1, NULL, &flat, &jgt_err_));
+  assert_int_equal(jg_array_length(flat), ox[N]);
+  jg_view v;
+  JGT_OK(jg_array_buffer(flat, 0, &v, &jgt_err_));
+  const int64_t *fv = (const int64_t *)v.base + v.layout.slice_offset;
+  for (int64_t j = 0; j < ox[N]; j++) assert_int_equal(fv[j * v.layout.strides[0]], j + 1000);
+  jg_array_release(flat);
+  jg_array_release(fy);
+  jg_array_release(z);
+  jg_array_release(y);
+  /* One more entry in list BAD of y (its count 2501 % 4 = 1 becomes 2). */
+  for (int i = BAD + 1; i <= N; i++) oy[i] += 1;
+  y = lists(oy, N, cy, oy[N]);
+  fields[1] = y;
+  jg_error err;
+  JGT_STATUS(JG_ESHAPE, jg_array_zip(2, fields, names, -1, &z, &err));
+  assert_null(z);
+  assert_int_equal(err.index, BAD);
+  assert_string_equal(err.message, "jg_array_zip: field 1 ('y') has 2 entries in list 2501 at "
+                                   "depth 1, field 0 ('x') has 1");
+  jg_array_release(y);
+  jg_array_release(x);
+  free(ox);
+  free(oy);
+  free(cx);
+  free(cy);
+}
+
 static void test_zip_mixed_kinds_and_depth(void **state) {
   (void)state;
   /* regular (size 2) with list-offset of equal counts whose offsets start at 1 */
@@ -1386,6 +1433,7 @@ int main(void) {
       cmocka_unit_test(test_slice_numeric_record_options),
       cmocka_unit_test(test_zip_field_unzip),
       cmocka_unit_test(test_zip_mixed_kinds_and_depth),
+      cmocka_unit_test(test_zip_many_lists),
       cmocka_unit_test(test_field_through_options),
       cmocka_unit_test(test_moves_without_gpu),
       cmocka_unit_test(test_retain_release),

@@ -1497,6 +1497,63 @@ static void test_generated_nanoaod_mismatch(void **state) {
   free(d);
 }
 
+/* The counter check past its first chunk of rows: 3000 rows, nX says one entry too few in row
+ * 2500 of X_a only (X_b agrees); the reader names that row, and reads the good file zipped. */
+static void test_nanoaod_counter_mismatch_far(void **state) {
+  (void)state;
+  enum { N = 3000, BAD = 2500 };
+  int32_t *nx = malloc(N * sizeof *nx);
+  int64_t *counts = malloc(N * sizeof *counts), *bad_counts = malloc(N * sizeof *bad_counts);
+  int32_t *values = malloc(4 * N * sizeof *values);
+  int64_t total = 0;
+  for (int i = 0; i < N; i++) {
+    nx[i] = i % 4;
+    counts[i] = bad_counts[i] = i % 4;
+    total += i % 4;
+  }
+  bad_counts[BAD] += 1;
+  for (int64_t j = 0; j < total + 1; j++) values[j] = (int32_t)j;
+  for (int variant = 0; variant < 2; variant++) {
+    jg_array *f[3] = {NULL, NULL, NULL}, *table = NULL;
+    JGT_OK(jg_array_from_host(nx, N, JG_DTYPE_INT32, &f[0], &jgt_err_));
+    JGT_OK(jg_array_from_host_counts(counts, N, values, total, JG_DTYPE_INT32, &f[1], &jgt_err_));
+    JGT_OK(jg_array_from_host_counts(variant ? bad_counts : counts, N, values, total + variant,
+                                     JG_DTYPE_INT32, &f[2], &jgt_err_));
+    const char *names[3] = {"nX", "X_b", "X_a"};
+    JGT_OK(jg_array_record(3, f, names, N, &table, &jgt_err_));
+    void *d = NULL;
+    size_t size = 0;
+    JGT_OK(jg_parquet_write_memory(table, NULL, &d, &size, &jgt_err_));
+    jg_parquet_file *file = NULL;
+    JGT_OK(jg_parquet_open_memory(d, size, &file, &jgt_err_));
+    jg_parquet_read_options o;
+    jg_parquet_read_options_init(&o);
+    o.nanoaod = true;
+    jg_array *a = NULL;
+    jg_error err;
+    if (variant == 0) {
+      JGT_OK(jg_parquet_read(file, &o, &a, &jgt_err_));
+      char buf[256];
+      JGT_OK(jg_array_type_string(a, buf, sizeof buf, NULL, &jgt_err_));
+      assert_string_equal(buf, "3000 * {nX: int32, X: var * {b: int32, a: int32}}");
+      jg_array_release(a);
+    } else {
+      JGT_STATUS(JG_ESHAPE, jg_parquet_read(file, &o, &a, &err));
+      assert_null(a);
+      assert_int_equal(err.index, BAD);
+      JGT_CONTAINS(err.message, "column X_a has 1 entries in row 2500, its counter nX says 0");
+    }
+    jg_parquet_close(file);
+    free(d);
+    jg_array_release(table);
+    for (int k = 0; k < 3; k++) jg_array_release(f[k]);
+  }
+  free(nx);
+  free(counts);
+  free(bad_counts);
+  free(values);
+}
+
 static void test_generated_corrupt(void **state) {
   (void)state;
   /* A definition level above the maximum: named with file, column, row group and page. */
@@ -1557,6 +1614,7 @@ int main(void) {
       cmocka_unit_test(test_generated_values),
       cmocka_unit_test(test_generated_batches),
       cmocka_unit_test(test_generated_nanoaod_mismatch),
+      cmocka_unit_test(test_nanoaod_counter_mismatch_far),
       cmocka_unit_test(test_generated_corrupt),
   };
   return JGT_RUN_TESTS(tests, NULL, NULL);

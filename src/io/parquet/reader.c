@@ -562,7 +562,20 @@ static jg_status nanoaod_zip(const char *file, jg_array **fields, const char **n
                           (long long)rows);
         break;
       }
-      for (jg_len r = 0; r < rows; r++) {
+      /* In chunks (jgi_view_read_index); the first chunk with a mismatch is searched again
+       * entry by entry for the message. */
+      enum { CHUNK = 1024 };
+      int64_t o[CHUNK + 1], counts[CHUNK];
+      jg_len bad_from = rows;
+      for (jg_len r0 = 0; r0 < rows && bad_from == rows; r0 += CHUNK) {
+        const jg_len nr = rows - r0 < CHUNK ? rows - r0 : CHUNK;
+        jgi_view_read_index(&ov, r0, nr + 1, o);
+        jgi_view_read_index(&cv, r0, nr, counts);
+        int64_t off = 0;
+        for (jg_len j = 0; j < nr; j++) off |= (o[j + 1] - o[j]) ^ counts[j];
+        if (off != 0) bad_from = r0;
+      }
+      for (jg_len r = bad_from; r < rows; r++) {
         int64_t cnt = jgi_view_get_index(&ov, r + 1) - jgi_view_get_index(&ov, r);
         int64_t want = jgi_view_get_index(&cv, r);
         if (cnt != want) {
