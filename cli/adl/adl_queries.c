@@ -126,10 +126,6 @@ static jg_array *eval(scope *sc, const char *expr, int n, const char *const *nam
                       const jg_array *const *args) {
   OP(sc, jg_array_eval(expr, n, names, args, sc->stream, &out_, sc->err));
 }
-static jg_array *fourvec_sum(scope *sc, int n, const jg_array *const *v) {
-  jg_fourvec_options o = {.dtype = JG_DTYPE_FLOAT64, .stream = sc->stream};
-  OP(sc, jg_fourvec_sum(n, v, &o, &out_, sc->err));
-}
 static jg_array *fourvec_mass(scope *sc, int n, const jg_array *const *v) {
   jg_fourvec_options o = {.dtype = JG_DTYPE_FLOAT64, .stream = sc->stream};
   OP(sc, jg_fourvec_mass(n, v, &o, &out_, sc->err));
@@ -212,20 +208,46 @@ static jg_status query5(const adl_events *ev, jg_hist1d *const *h, jg_stream s, 
 }
 
 /* 6. In events with at least three jets, the jet triplet of mass closest to 172.5: its pt (6-1)
- * and the largest btag of its jets (6-2). */
+ * and the largest btag of its jets (6-2). Each jet's Cartesian components (px, py, pz, E, the
+ * conventions of physics.h) are computed once, not once per triplet it belongs to, and the
+ * triplets add them up: the transcendental functions run over jets, the triplets' arithmetic
+ * over triplets. */
 static jg_status query6(const adl_events *ev, jg_hist1d *const *h, jg_stream s, jg_error *err) {
   scope sc;
   scope_init(&sc, s, err);
   jg_array *three = with_scalar(&sc, JG_UFUNC_GREATER_EQUAL, num(&sc, ev->jet), 3.0);
   jg_array *jets = mask(&sc, ev->jet, three);
-  jg_array *triplets = combinations(&sc, jets, 3);
+  const char *polar[4] = {"pt", "eta", "phi", "mass"};
+  const jg_array *ptetaphim[4] = {field(&sc, jets, "pt"), field(&sc, jets, "eta"),
+                                  field(&sc, jets, "phi"), field(&sc, jets, "mass")};
+  jg_array *pz = eval(&sc, "pt * sinh(eta)", 4, polar, ptetaphim);
+  const jg_array *pt_pz_m[3] = {ptetaphim[0], pz, ptetaphim[3]};
+  const char *e_names[3] = {"pt", "pz", "mass"};
+  jg_array *cartesian[5] = {eval(&sc, "pt * cos(phi)", 4, polar, ptetaphim),
+                            eval(&sc, "pt * sin(phi)", 4, polar, ptetaphim), pz,
+                            eval(&sc, "sqrt(pt * pt + pz * pz + mass * mass)", 3, e_names,
+                                 pt_pz_m),
+                            field(&sc, jets, "btag")};
+  const char *names[5] = {"px", "py", "pz", "E", "btag"};
+  jg_array *triplets = combinations(&sc, zip(&sc, 5, cartesian, names), 3);
   const jg_array *j[3] = {field(&sc, triplets, "0"), field(&sc, triplets, "1"),
                           field(&sc, triplets, "2")};
-  jg_array *sum = fourvec_sum(&sc, 3, j);
-  jg_array *distance = ufunc1(
-      &sc, JG_UFUNC_ABS, with_scalar(&sc, JG_UFUNC_SUBTRACT, field(&sc, sum, "mass"), 172.5));
+  const jg_array *sum[4];
+  for (int c = 0; c < 4; c++) {
+    sum[c] = ufunc2(&sc, JG_UFUNC_ADD,
+                    ufunc2(&sc, JG_UFUNC_ADD, field(&sc, j[0], names[c]), field(&sc, j[1], names[c])),
+                    field(&sc, j[2], names[c]));
+  }
+  /* The mass of a sum of three as physics.h defines it: sqrt(E^2 - p^2), negative when rounding
+   * makes the sum slightly space-like (written with a sign so that no square root is taken of a
+   * negative number: libm's error path is slow). */
+  jg_array *distance = eval(&sc,
+                            "abs(where(E * E - px * px - py * py - pz * pz < 0, -1, 1) * "
+                            "sqrt(abs(E * E - px * px - py * py - pz * pz)) - 172.5)",
+                            4, names, sum);
   jg_array *best = reduce(&sc, distance, JG_REDUCE_ARGMIN, true);
-  fill(&sc, h[0], flatten(&sc, take(&sc, field(&sc, sum, "pt"), best)));
+  jg_array *pt = eval(&sc, "sqrt(px * px + py * py)", 2, names, sum);
+  fill(&sc, h[0], flatten(&sc, take(&sc, pt, best)));
   jg_array *btag = ufunc2(&sc, JG_UFUNC_MAXIMUM,
                           ufunc2(&sc, JG_UFUNC_MAXIMUM, field(&sc, j[0], "btag"),
                                  field(&sc, j[1], "btag")),
