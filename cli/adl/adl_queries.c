@@ -312,13 +312,14 @@ static jg_status query8(const adl_events *ev, jg_hist1d *const *h, jg_stream s, 
       &sc, JG_UFUNC_LOGICAL_AND,
       ufunc2(&sc, JG_UFUNC_EQUAL, field(&sc, l1, "flavour"), field(&sc, l2, "flavour")),
       ufunc2(&sc, JG_UFUNC_NOT_EQUAL, field(&sc, l1, "charge"), field(&sc, l2, "charge")));
-  const jg_array *l12[2] = {l1, l2};
-  jg_array *distance = ufunc1(
-      &sc, JG_UFUNC_ABS, with_scalar(&sc, JG_UFUNC_SUBTRACT, fourvec_mass(&sc, 2, l12), 91.2));
-  /* Keep the events with at least one same-flavour opposite-charge pair, and only those pairs. */
+  /* Keep the events with at least one same-flavour opposite-charge pair, and only those pairs
+   * (before their masses: the four-vector arithmetic runs over the pairs that matter). */
   jg_array *has = reduce(&sc, sfos, JG_REDUCE_ANY, false);
-  jg_array *sfos_distance = mask(&sc, mask(&sc, distance, sfos), has);
+  jg_array *sfos_pairs = mask(&sc, mask(&sc, pairs, sfos), has);
   jg_array *sfos_index = mask(&sc, mask(&sc, pair_index, sfos), has);
+  const jg_array *l12[2] = {field(&sc, sfos_pairs, "0"), field(&sc, sfos_pairs, "1")};
+  jg_array *sfos_distance = ufunc1(
+      &sc, JG_UFUNC_ABS, with_scalar(&sc, JG_UFUNC_SUBTRACT, fourvec_mass(&sc, 2, l12), 91.2));
   leptons = mask(&sc, leptons, has);
   met = mask(&sc, met, has);
   jg_array *best = reduce(&sc, sfos_distance, JG_REDUCE_ARGMIN, true);
