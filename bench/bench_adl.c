@@ -58,8 +58,7 @@ static int run_one(jg_parquet_file *file, adl_schema schema, const adl_query *q,
   memset(&ev, 0, sizeof ev);
   if (jg_parquet_read(file, &o, &batch, &err) != JG_OK ||
       adl_events_from_batch(batch, schema, stream, &ev, &err) != JG_OK) {
-    fprintf(stderr, "bench_adl: query %s: reading %d columns: %s\n", q->id, ncolumns,
-            err.message);
+    fprintf(stderr, "bench_adl: query %s: reading %d columns: %s\n", q->id, ncolumns, err.message);
     jg_array_release(batch);
     return 1;
   }
@@ -114,7 +113,8 @@ int main(int argc, char **argv) {
   int ndev = 0;
   jg_device_count(&ndev, NULL);
   int device = ndev > 0 ? 0 : -1;
-  if (argc == 3 && strcmp(argv[2], "cpu") == 0) device = -1;
+  if (argc == 3 && strcmp(argv[2], "cpu") == 0)
+    device = -1;
   else if (argc == 3 && strcmp(argv[2], "cuda") == 0 && ndev == 0) {
     fprintf(stderr, "bench_adl: no usable GPU (%s)\n", jg_cuda_unavailable_reason());
     return 77;
@@ -147,8 +147,8 @@ int main(int argc, char **argv) {
   printf("bench_adl: %s, %" PRId64 " events, on %s%s", argv[1], jg_parquet_num_rows(file),
          device >= 0 ? "cuda:0" : "cpu", bandwidth > 0 ? "" : "\n");
   if (bandwidth > 0) printf(", copy bandwidth %.0f GB/s (read + written)\n", bandwidth / 1e9);
-  printf("%-6s %10s %10s %10s %10s %10s%s\n", "query", "events", "entries", "MB read",
-         "time [ms]", "Mevents/s", bandwidth > 0 ? "  floor [ms]  ratio" : "");
+  printf("%-6s %10s %10s %10s %10s %10s%s\n", "query", "events", "entries", "MB read", "time [ms]",
+         "Mevents/s", bandwidth > 0 ? "  floor [ms]  ratio" : "");
   int rc = 0;
   for (int q = 0; q < ADL_NQUERIES; q++) {
     rc |= run_one(file, schema, &adl_queries[q], device, stream, bandwidth);
