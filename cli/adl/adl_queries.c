@@ -234,9 +234,9 @@ static jg_status query6(const adl_events *ev, jg_hist1d *const *h, jg_stream s, 
                           field(&sc, triplets, "2")};
   const jg_array *sum[4];
   for (int c = 0; c < 4; c++) {
-    sum[c] = ufunc2(&sc, JG_UFUNC_ADD,
-                    ufunc2(&sc, JG_UFUNC_ADD, field(&sc, j[0], names[c]), field(&sc, j[1], names[c])),
-                    field(&sc, j[2], names[c]));
+    jg_array *pair = ufunc2(&sc, JG_UFUNC_ADD, field(&sc, j[0], names[c]),
+                            field(&sc, j[1], names[c]));
+    sum[c] = ufunc2(&sc, JG_UFUNC_ADD, pair, field(&sc, j[2], names[c]));
   }
   /* The mass of a sum of three as physics.h defines it: sqrt(E^2 - p^2), negative when rounding
    * makes the sum slightly space-like (written with a sign so that no square root is taken of a
