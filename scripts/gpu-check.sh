@@ -3,7 +3,11 @@
 # CUDA, run every test (GPU tests included), run the GPU tests under compute-sanitizer memcheck,
 # the tests of the kernels that share memory within a block under racecheck and synccheck, then
 # the benchmarks. Every step is under a time limit. Logs go to $OUT (or ./out) when set.
-# Usage: scripts/gpu-check.sh [tests|sanitize|racecheck|bench|all]...   (default: all)
+# The `adl` step runs `jagged adl` on the GPU: both shared sample files checked against the
+# references, then issue 7's benchmark files (the sample repeated 1000 and 10000 times, checked
+# against the references scaled by as much) end to end on cuda and cpu, bench_adl with the data
+# already on the GPU, and a 50M-event toy file for the memory bound (peak RSS).
+# Usage: scripts/gpu-check.sh [tests|sanitize|racecheck|bench|adl|all]...   (default: all)
 set -uo pipefail
 JG_ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${OUT:-$JG_ROOT/out}
@@ -94,6 +98,7 @@ if has bench; then
   : >"$OUT/bench.log"
   for b in "$B"/bench/bench_*; do
     [ -x "$b" ] || continue
+    [ "$(basename "$b")" = bench_adl ] && continue # the adl step runs it on its files
     echo "== $(basename "$b")" | tee -a "$OUT/bench.log"
     timeout 600 "$b" 2>&1 | tee -a "$OUT/bench.log"
   done
@@ -102,5 +107,43 @@ if has bench; then
     echo "== bench_ops 50000000" | tee -a "$OUT/bench.log"
     timeout 600 "$B/bench/bench_ops" 50000000 2>&1 | tee -a "$OUT/bench.log"
   fi
+fi
+if has adl; then
+  say "jagged adl on the GPU (log: $OUT/adl.log) ..."
+  data=${JG_TEST_DATA_DIR:-$JG_ROOT/../shared/data}/adl
+  J=$B/cli/jagged
+  W=${JG_ADL_WORK:-/tmp/jagged-adl}
+  mkdir -p "$W"
+  {
+    for f in Run2012B_SingleMu-1000 Run2012B_SingleMu-restructured-1000; do
+      echo "== jagged adl $f.parquet --device cuda --check"
+      timeout 300 "$J" adl "$data/$f.parquet" --device cuda --check "$data/reference" \
+        --out "$W/out-$f" || rc=1
+    done
+    for k in 1000 10000; do
+      file=$W/adl-x$k.parquet
+      [ -f "$file" ] || timeout 300 "$B/bench/adl_repeat" "$data/Run2012B_SingleMu-1000.parquet" \
+        "$file" $k || rc=1
+      mkdir -p "$W/ref-x$k"
+      for r in "$data"/reference/*.csv; do
+        awk -F, -v k=$k 'NR == 1 { print; next } { printf "%s,%.0f\n", $1, $2 * k }' "$r" \
+          >"$W/ref-x$k/$(basename "$r")"
+      done
+      for dev in cuda cpu; do
+        echo "== jagged adl (sample x $k) --device $dev --check (reference x $k)"
+        /usr/bin/time -f "peak RSS %M kB, %e s" timeout 300 "$J" adl "$file" --device $dev \
+          --check "$W/ref-x$k" --out "$W/out-x$k-$dev" || rc=1
+      done
+      echo "== bench_adl (sample x $k), data already on the GPU"
+      timeout 300 "$B/bench/bench_adl" "$file" cuda || rc=1
+    done
+    echo "== jagged generate 50M; jagged adl on it --device cuda (memory bound)"
+    /usr/bin/time -f "peak RSS %M kB, %e s" timeout 300 "$J" generate 50M --out "$W/toy-50M.parquet" \
+      --threads "$(nproc)" || rc=1
+    /usr/bin/time -f "peak RSS %M kB, %e s" timeout 400 "$J" adl "$W/toy-50M.parquet" --device cuda \
+      --out "$W/out-50M" || rc=1
+    exit $rc
+  } 2>&1 | tee "$OUT/adl.log"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || rc=1
 fi
 exit $rc
