@@ -8,6 +8,12 @@
 //       differ between replicas as in real data instead of repeating (dictionaries would
 //       otherwise see 1000 copies of each value); events are numbered event + r * 10^9.
 //       SNAPPY pages, DuckDB's default row groups and encodings.
+//   node bench/parquet_duckdb.mjs make-repeat SRC DST [REPLICAS [ROWS_PER_GROUP]]
+//       writes DST: SRC's rows repeated REPLICAS times (default 1000) unchanged, replica after
+//       replica in SRC's row order, with the same column names and types (DuckDB writes the
+//       lists as optional), in row groups of ROWS_PER_GROUP rows (default 100000; DuckDB
+//       rounds it up to whole 2048-row vectors: 100352), SNAPPY. Every histogram of the ADL
+//       queries on DST is then exactly REPLICAS times the one on SRC (bench/adl_duckdb.mjs).
 //   node bench/parquet_duckdb.mjs read FILE THREADS RUNS COLUMNS
 //       times a query that makes DuckDB decode every value of COLUMNS (comma separated; list
 //       columns through list_sum, scalars through sum) with SET threads = THREADS; prints
@@ -41,6 +47,17 @@ async function main() {
       range(${Number(reps)}) r ORDER BY r.range) TO ${q(dst)} (FORMAT parquet, COMPRESSION snappy)`);
     return;
   }
+  if (mode === 'make-repeat') {
+    const [src, dst, reps = '1000', rg = '100000'] = args;
+    // One thread keeps the rows in order and every row group but the last the same size.
+    await con.run('SET threads = 1');
+    await con.run('SET preserve_insertion_order = true');
+    await con.run(`COPY (SELECT t.* EXCLUDE (file_row_number)
+      FROM range(${Number(reps)}) r, read_parquet(${q(src)}, file_row_number = true) t
+      ORDER BY r.range, t.file_row_number)
+      TO ${q(dst)} (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE ${Number(rg)})`);
+    return;
+  }
   if (mode === 'read') {
     const [file, threads, runs, columns] = args;
     const types = Object.fromEntries(
@@ -60,6 +77,7 @@ async function main() {
     console.log(`duckdb threads=${threads} median_s=${t[t.length >> 1]} best_s=${t[0]}`);
     return;
   }
-  throw new Error('usage: parquet_duckdb.mjs make SRC DST [REPLICAS] | read FILE THREADS RUNS COLUMNS');
+  throw new Error('usage: parquet_duckdb.mjs make SRC DST [REPLICAS] | '
+    + 'make-repeat SRC DST [REPLICAS [ROWS_PER_GROUP]] | read FILE THREADS RUNS COLUMNS');
 }
 main().catch((e) => { console.error(`parquet_duckdb: ${e.message}`); process.exit(1); });
