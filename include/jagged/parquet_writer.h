@@ -6,7 +6,10 @@
  * jagged itself; page codecs come from the system's libraries (snappy, zlib, zstd, lz4,
  * brotli), each optional at build time.
  *
- * A table is a record array in host memory: each field becomes one top-level column tree.
+ * A file is written from one table (jg_parquet_write, jg_parquet_write_memory), or table by
+ * table (jg_parquet_writer_open, _write, _close: each table appends row groups, the first one
+ * fixes the schema). A table is a record array in host memory: each field becomes one
+ * top-level column tree.
  * Layouts map to the schema as follows (docs/parquet.md, "Writing", has the table):
  *   numeric            REQUIRED leaf: bool BOOLEAN; int8/int16/int32 INT32 with
  *                      INTEGER(8/16/32, signed) (converted INT_8/16/32); uint8/16/32 INT32 with
@@ -62,8 +65,8 @@ typedef enum jg_parquet_codec {
 /** Default limit of a column chunk's dictionary page, in bytes. */
 #define JG_PARQUET_DEFAULT_DICTIONARY_SIZE (1024 * 1024)
 
-/** Options of jg_parquet_write and jg_parquet_write_memory. Initialise with
- *  jg_parquet_write_options_init, then set what you need. */
+/** Options of jg_parquet_write, jg_parquet_write_memory and jg_parquet_writer_open. Initialise
+ *  with jg_parquet_write_options_init, then set what you need. */
 typedef struct jg_parquet_write_options {
   uint32_t version;        /**< sizeof(jg_parquet_write_options) (set by the init function), or
                                 0 for the current size */
@@ -76,7 +79,12 @@ typedef struct jg_parquet_write_options {
   bool dictionary;         /**< default true: dictionary-encode each column chunk (not BOOLEAN)
                                 unless its dictionary would pass dictionary_size bytes or hold
                                 more distinct values than a quarter of the chunk's values, in
-                                which case that chunk is PLAIN */
+                                which case that chunk is PLAIN. The attempt stops at the first
+                                value that breaks either bound, and early when, after 4096
+                                values (and at every doubling of that count), more than 15/16
+                                of the values seen were new: values drawn from more than
+                                about 30000 distinct ones (measured floats, unique ids) are
+                                then PLAIN at the cost of 4096 hash insertions a chunk */
   int64_t row_group_rows;  /**< top-level rows per row group (the last may have fewer); default
                                 JG_PARQUET_DEFAULT_ROW_GROUP_ROWS; must be >= 1 */
   int64_t page_size;       /**< target bytes of a data page before compression (levels and
@@ -102,9 +110,10 @@ JG_API bool jg_parquet_codec_available(jg_parquet_codec codec);
  *  table: a record array (each field one column tree; the file has length(table) rows) whose
  *  every buffer is in host memory (backend cpu). It is checked with jg_array_validate at FULL
  *  level first, so every offset, start, stop and index read is in range; the table is only
- *  read. `options` NULL: defaults. The file is written as it is built, one column chunk at a
- *  time (memory: about one row group's column chunk, plus one row group of levels); on any
- *  error the partial file is removed. Synchronous; thread-safe (calls share no state).
+ *  read. `options` NULL: defaults. The file is written as it is built, page by page (memory:
+ *  one row group of one column's levels and values, plus a page); on any error the partial
+ *  file is removed. The same as jg_parquet_writer_open, one jg_parquet_writer_write and
+ *  jg_parquet_writer_close (the same bytes). Synchronous; thread-safe (calls share no state).
  *  Errors: JG_EINVAL (NULL table or path; table not a record; options with a bad version,
  *  data_page_version not 1 or 2, row_group_rows, page_size or dictionary_size < 1, an unknown
  *  codec, non-zero reserved bytes), JG_EBACKEND (a table with device buffers: "copy it with
@@ -126,6 +135,81 @@ JG_API jg_status jg_parquet_write_memory(const jg_array *table,
 
 /** Frees a buffer of jg_parquet_write_memory; NULL allowed. */
 JG_API void jg_parquet_memory_free(void *data);
+
+/** A Parquet file being written table by table (opaque): each jg_parquet_writer_write call
+ *  appends its table's rows as one or more row groups, so a file of any size is written in the
+ *  memory of one table at a time (jagged generate writes its events this way). jg_parquet_write
+ *  is one open, one write and one close of this writer. Not thread-safe: one thread uses a
+ *  writer at a time (different writers share no state). Typical use:
+ *
+ *      jg_parquet_writer *w = NULL;
+ *      if (jg_parquet_writer_open("events.parquet", NULL, &w, &err) != JG_OK) return ...;
+ *      for (each batch) {
+ *        jg_array *t = make_batch(...);            // a host record array
+ *        jg_status st = jg_parquet_writer_write(w, t, &err);
+ *        jg_array_release(t);                      // the writer keeps nothing of it
+ *        if (st != JG_OK) { jg_parquet_writer_discard(w); return ...; }
+ *      }
+ *      if (jg_parquet_writer_close(w, &err) != JG_OK) return ...;  // footer; w is freed */
+typedef struct jg_parquet_writer jg_parquet_writer;
+
+/** Creates (or truncates) the file at `path` and returns a writer for it in `*out`; nothing is
+ *  written until the first table. `options` as for jg_parquet_write (NULL: defaults), checked
+ *  here and copied (created_by too: the caller's string need not outlive the call); they hold
+ *  for every table. Errors: JG_EINVAL (NULL path or out; bad options as in jg_parquet_write),
+ *  JG_ENOTSUP (a codec not built in), JG_EIO (the file cannot be created, e.g. its directory
+ *  does not exist: the message names `path` and the system's reason), JG_ENOMEM. On error
+ *  `*out` is NULL (when out is not) and no file is made (bad options are refused before the
+ *  file is opened). */
+JG_API jg_status jg_parquet_writer_open(const char *path, const jg_parquet_write_options *options,
+                                        jg_parquet_writer **out, jg_error *err);
+
+/** Appends the rows of `table` to the file as ceil(length(table) / row_group_rows) row groups:
+ *  row_group_rows cuts each table on its own (a table of 10 rows with row_group_rows 4 gives
+ *  groups of 4, 4 and 2; a table of fewer rows makes one shorter group; tables are never
+ *  merged into one group), so the caller's table size sets the row group size when it is
+ *  below row_group_rows.
+ *  table: a record array in host memory, checked as jg_parquet_write checks it (full
+ *  validation); a slice (offsets, masks and content not starting at 0) is written as its own
+ *  rows. It is only read and may be released as soon as the call returns.
+ *  Schema: the first table accepted fixes the file's schema, also when it has 0 rows (an empty
+ *  table makes no row group but counts as written). Every later table must map to the same
+ *  Parquet schema element by element (names, physical and logical types, repetition, children;
+ *  i.e. the same fields in the same order, the same dtypes, lists and options), or the call
+ *  fails with JG_ESHAPE naming the first column that differs and how ("column 'Muon_pt.list.
+ *  element' differs from the file's schema: the file has REQUIRED FLOAT, the table REQUIRED
+ *  DOUBLE"; "the table has no field 'b'"; "the table's field 'c' is not in the file's
+ *  schema"). Layouts that map to the same schema are accepted together: int32 or int64
+ *  offsets, list-offset, starts/stops and regular lists, any kind of option node.
+ *  Errors that are found before anything is written leave the file as it was and the writer
+ *  usable (a later correct table is appended as if the refused one had not been offered):
+ *  JG_EINVAL (NULL writer or table; a table that is not a record), JG_EBACKEND (device
+ *  buffers), JG_EVALUE (validation), JG_ENOTSUP (a layout or dtype that cannot be written; a
+ *  file that would pass 2^31 - 1 row groups), JG_ESHAPE (the schema rule), JG_ENOMEM (building
+ *  the table's schema). Any error after the table's first byte was written (JG_EIO, naming the
+ *  file, the column and the row group; JG_ENOMEM, JG_EOVERFLOW, JG_ENOTSUP for a page past
+ *  2^31 - 1 bytes) leaves a partial row group in the file: the writer is then failed, every
+ *  later write returns JG_ESTATE (naming the first error), and only jg_parquet_writer_close
+ *  (JG_ESTATE, the file removed) or jg_parquet_writer_discard are left to call. */
+JG_API jg_status jg_parquet_writer_write(jg_parquet_writer *writer, const jg_array *table,
+                                         jg_error *err);
+
+/** Writes the footer, closes the file and frees the writer (even on error: the writer must not
+ *  be used again). The file is then complete: the rows of every table accepted, in order (a
+ *  file whose tables all had 0 rows is valid: the schema and no row group). Errors (the file
+ *  is then removed): JG_ESTATE for a writer to which no table was written (it has no schema:
+ *  "no table was written") or that failed mid-write, JG_EIO (writing or closing failed),
+ *  JG_ENOMEM, JG_ENOTSUP (a footer of more than 4 GiB). NULL is a no-op returning JG_OK. */
+JG_API jg_status jg_parquet_writer_close(jg_parquet_writer *writer, jg_error *err);
+
+/** Abandons the file: closes it, removes it from the file system and frees the writer,
+ *  whatever was written and whatever state the writer is in. For error paths (a generator that
+ *  failed halfway leaves no file that looks complete). NULL is a no-op. */
+JG_API void jg_parquet_writer_discard(jg_parquet_writer *writer);
+
+/** Rows written so far: the sum of the lengths of the tables accepted (refused tables do not
+ *  count); 0 for NULL. */
+JG_API int64_t jg_parquet_writer_num_rows(const jg_parquet_writer *writer);
 
 #ifdef __cplusplus
 }

@@ -152,12 +152,12 @@ typedef struct jgi_pq_logical {
 
 /** `SchemaElement`. Absent optional integers are -1 (type -1: a group). */
 typedef struct jgi_pq_schema_elem {
-  char *name;         /* NUL-terminated, in the metadata's arena */
-  int type;           /* JGI_PQ_BOOLEAN.. or -1 for a group */
-  int type_length;    /* FIXED_LEN_BYTE_ARRAY: bytes a value; else -1 */
-  int repetition;     /* JGI_PQ_REQUIRED / OPTIONAL / REPEATED, -1 when absent */
-  int num_children;   /* groups: >= 0; leaves: -1 */
-  int converted_type; /* JGI_PQ_CT_*, -1 */
+  char *name;                     /* NUL-terminated, in the metadata's arena */
+  int type;                       /* JGI_PQ_BOOLEAN.. or -1 for a group */
+  int type_length;                /* FIXED_LEN_BYTE_ARRAY: bytes a value; else -1 */
+  int repetition;                 /* JGI_PQ_REQUIRED / OPTIONAL / REPEATED, -1 when absent */
+  int num_children;               /* groups: >= 0; leaves: -1 */
+  int converted_type;             /* JGI_PQ_CT_*, -1 */
   int scale, precision, field_id; /* -1 when absent */
   jgi_pq_logical logical;
 } jgi_pq_schema_elem;
@@ -249,15 +249,14 @@ typedef struct jgi_pq_page_header {
     int encoding;
     int32_t def_bytes, rep_bytes; /* definition_ / repetition_levels_byte_length */
     bool is_compressed;           /* default true */
-  } v2; /* DATA_PAGE_V2 */
+  } v2;                           /* DATA_PAGE_V2 */
 } jgi_pq_page_header;
 
 /** Parses one PageHeader from the start of buf[0..n); *header_size gets its length in bytes.
  *  Negative sizes or counts, a missing page-type member for a data or dictionary page, or a
  *  header longer than n: JG_ECORRUPT. */
-JGI_HIDDEN jg_status jgi_pq_page_header_parse(const uint8_t *buf, size_t n,
-                                              jgi_pq_page_header *h, size_t *header_size,
-                                              jg_error *err);
+JGI_HIDDEN jg_status jgi_pq_page_header_parse(const uint8_t *buf, size_t n, jgi_pq_page_header *h,
+                                              size_t *header_size, jg_error *err);
 /** Serialises *h at the end of *out. JG_ENOMEM. */
 JGI_HIDDEN jg_status jgi_pq_page_header_write(const jgi_pq_page_header *h, jgi_pq_buf *out,
                                               jg_error *err);
@@ -282,8 +281,8 @@ JGI_HIDDEN bool jgi_pq_codec_available(int codec);
  *  JG_ECORRUPT when the data does not decode or decodes to another size than dst_size;
  *  JG_ENOTSUP for a codec not built in (the message names the codec and the Debian package:
  *  libsnappy-dev, zlib1g-dev, libzstd-dev, liblz4-dev, libbrotli-dev). */
-JGI_HIDDEN jg_status jgi_pq_decompress(int codec, const uint8_t *src, size_t src_size,
-                                       uint8_t *dst, size_t dst_size, jg_error *err);
+JGI_HIDDEN jg_status jgi_pq_decompress(int codec, const uint8_t *src, size_t src_size, uint8_t *dst,
+                                       size_t dst_size, jg_error *err);
 
 /** Compresses src[0..n) with codec (UNCOMPRESSED copies) at the end of *out; level 0 is the
  *  library's default. JG_ENOTSUP for a codec not built in or not writable (LZO, LZ4 Hadoop
@@ -315,12 +314,19 @@ JGI_HIDDEN jg_status jgi_pq_bitpacked_decode_levels(const uint8_t *p, size_t n, 
 /** Encodes values[0..count) (each < 2^bit_width) as the RLE / bit-packed hybrid, no prefix. */
 JGI_HIDDEN jg_status jgi_pq_rle_encode(const uint32_t *values, int64_t count, int bit_width,
                                        jgi_pq_buf *out, jg_error *err);
+/** The same for levels (bit width 0..16; a negative level is JG_EINVAL), without a copy to
+ *  uint32: the bytes are those jgi_pq_rle_encode gives for the same values. */
+JGI_HIDDEN jg_status jgi_pq_rle_encode_levels(const int16_t *levels, int64_t count, int bit_width,
+                                              jgi_pq_buf *out, jg_error *err);
+/** `count` copies of `value` (< 2^bit_width) as RLE runs (one per 2^31 - 1 values; none for
+ *  count 0), without a values array. */
+JGI_HIDDEN jg_status jgi_pq_rle_encode_run(uint32_t value, int64_t count, int bit_width,
+                                           jgi_pq_buf *out, jg_error *err);
 
 /** PLAIN of a fixed-width type: `count` values of `width` bytes (4, 8, 12 for INT96, or a
  *  FIXED_LEN_BYTE_ARRAY's length), copied little-endian as stored. */
-JGI_HIDDEN jg_status jgi_pq_plain_decode_fixed(const uint8_t *p, size_t n, int width,
-                                               int64_t count, void *out, size_t *used,
-                                               jg_error *err);
+JGI_HIDDEN jg_status jgi_pq_plain_decode_fixed(const uint8_t *p, size_t n, int width, int64_t count,
+                                               void *out, size_t *used, jg_error *err);
 /** PLAIN BOOLEAN: bit-packed, least significant bit first; one byte 0/1 a value in out. */
 JGI_HIDDEN jg_status jgi_pq_plain_decode_bool(const uint8_t *p, size_t n, int64_t count,
                                               uint8_t *out, size_t *used, jg_error *err);
@@ -339,8 +345,7 @@ JGI_HIDDEN jg_status jgi_pq_dict_gather(const void *dict, int64_t ndict, int wid
  *  to *bytes and writes offsets[1..count] as jgi_pq_plain_decode_bytes. */
 JGI_HIDDEN jg_status jgi_pq_dict_gather_bytes(const int64_t *dict_offsets, const uint8_t *dict,
                                               int64_t ndict, const uint32_t *idx, int64_t count,
-                                              int64_t *offsets, jgi_pq_buf *bytes,
-                                              jg_error *err);
+                                              int64_t *offsets, jgi_pq_buf *bytes, jg_error *err);
 /** DELTA_BINARY_PACKED of INT32 (width 4) or INT64 (width 8): `count` values into out. The
  *  page's values are at most the header's total count; *used is the bytes of the whole stream
  *  (its last miniblock included), as DELTA_BYTE_ARRAY needs. Arithmetic wraps as the spec says. */
@@ -348,8 +353,8 @@ JGI_HIDDEN jg_status jgi_pq_delta_decode(const uint8_t *p, size_t n, int width, 
                                          void *out, size_t *used, jg_error *err);
 /** DELTA_LENGTH_BYTE_ARRAY: lengths (DELTA_BINARY_PACKED), then the bytes back to back. */
 JGI_HIDDEN jg_status jgi_pq_delta_length_decode(const uint8_t *p, size_t n, int64_t count,
-                                                int64_t *offsets, jgi_pq_buf *bytes,
-                                                size_t *used, jg_error *err);
+                                                int64_t *offsets, jgi_pq_buf *bytes, size_t *used,
+                                                jg_error *err);
 /** DELTA_BYTE_ARRAY: prefix lengths (DELTA_BINARY_PACKED), then the suffixes as
  *  DELTA_LENGTH_BYTE_ARRAY. For FIXED_LEN_BYTE_ARRAY the caller checks every value's length. */
 JGI_HIDDEN jg_status jgi_pq_delta_bytes_decode(const uint8_t *p, size_t n, int64_t count,
@@ -365,11 +370,10 @@ JGI_HIDDEN jg_status jgi_pq_delta_length_encode(const int64_t *offsets, const ui
                                                 int64_t count, jgi_pq_buf *out, jg_error *err);
 JGI_HIDDEN jg_status jgi_pq_delta_bytes_encode(const int64_t *offsets, const uint8_t *bytes,
                                                int64_t count, jgi_pq_buf *out, jg_error *err);
-JGI_HIDDEN jg_status jgi_pq_byte_stream_split_encode(const void *values, int width,
-                                                     int64_t count, jgi_pq_buf *out,
-                                                     jg_error *err);
-JGI_HIDDEN jg_status jgi_pq_plain_encode_bool(const uint8_t *values, int64_t count,
-                                              jgi_pq_buf *out, jg_error *err);
+JGI_HIDDEN jg_status jgi_pq_byte_stream_split_encode(const void *values, int width, int64_t count,
+                                                     jgi_pq_buf *out, jg_error *err);
+JGI_HIDDEN jg_status jgi_pq_plain_encode_bool(const uint8_t *values, int64_t count, jgi_pq_buf *out,
+                                              jg_error *err);
 JGI_HIDDEN jg_status jgi_pq_plain_encode_bytes(const int64_t *offsets, const uint8_t *bytes,
                                                int64_t count, jgi_pq_buf *out, jg_error *err);
 

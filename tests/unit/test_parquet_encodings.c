@@ -256,10 +256,37 @@ static void test_rle_round_trip(void **state) {
         for (int64_t i = 0; i < count; ++i) assert_int_equal((uint16_t)lv[i], v[i]);
         assert_int_equal(used, b.size);
       }
+      if (w <= 15) {
+        /* The writer's encoder of int16 levels gives the same bytes. */
+        for (int64_t i = 0; i < count; ++i) lv[i] = (int16_t)v[i];
+        jgi_pq_buf bl = {0};
+        JGT_OK(jgi_pq_rle_encode_levels(lv, count, w, &bl, &jgt_err_));
+        assert_int_equal(bl.size, b.size);
+        if (b.size > 0) assert_memory_equal(bl.data, b.data, b.size);
+        jgi_pq_buf_reset(&bl);
+      }
       free(c);
       jgi_pq_buf_reset(&b);
     }
   }
+  /* Runs without a values array: count copies of a value, none for 0; a negative level or one
+   * wider than the bit width is refused. */
+  for (int64_t count = 0; count < 40; count += 13) {
+    jgi_pq_buf b = {0};
+    JGT_OK(jgi_pq_rle_encode_run(5, count, 3, &b, &jgt_err_));
+    assert_int_equal(b.size == 0, count == 0);
+    size_t used = 0;
+    JGT_OK(jgi_pq_rle_decode(b.data, b.size, 3, count, back, &used, &jgt_err_));
+    for (int64_t i = 0; i < count; ++i) assert_int_equal(back[i], 5);
+    assert_int_equal(used, b.size);
+    jgi_pq_buf_reset(&b);
+  }
+  jg_error err;
+  jgi_pq_buf b = {0};
+  JGT_STATUS(JG_EINVAL, jgi_pq_rle_encode_run(8, 4, 3, &b, &err));
+  const int16_t bad[3] = {0, -1, 1};
+  JGT_STATUS(JG_EINVAL, jgi_pq_rle_encode_levels(bad, 3, 2, &b, &err));
+  jgi_pq_buf_reset(&b);
   free(v);
   free(back);
   free(lv);

@@ -20,8 +20,8 @@
 static jg_view host_view(const void *vals, jg_len n, jg_dtype dtype) {
   const int64_t isz = jg_dtype_itemsize(dtype);
   jg_buffer *keep = NULL;
-  JGT_OK(jg_buffer_allocate(jg_memory_resource_host(), (size_t)(n * isz) + 1, NULL, &keep,
-                            &jgt_err_));
+  JGT_OK(
+      jg_buffer_allocate(jg_memory_resource_host(), (size_t)(n * isz) + 1, NULL, &keep, &jgt_err_));
   if (n > 0) memcpy(jg_buffer_data(keep), vals, (size_t)(n * isz));
   jg_layout l;
   JGT_OK(jg_layout_init(&l, 1, &n, NULL, isz, &jgt_err_));
@@ -162,8 +162,7 @@ static void decode_plain(int type, int width, const uint8_t *p, size_t n, int64_
     JGT_OK(jgi_pq_plain_decode_bool(p, n, count, r->vals + r->nvals, &used, &jgt_err_));
   } else if (type == JGI_PQ_BYTE_ARRAY) {
     r->offs[r->nvals] = (int64_t)r->bytes.size;
-    JGT_OK(jgi_pq_plain_decode_bytes(p, n, count, r->offs + r->nvals, &r->bytes, &used,
-                                     &jgt_err_));
+    JGT_OK(jgi_pq_plain_decode_bytes(p, n, count, r->offs + r->nvals, &r->bytes, &used, &jgt_err_));
   } else {
     JGT_OK(jgi_pq_plain_decode_fixed(p, n, width, count, r->vals + r->nvals * width, &used,
                                      &jgt_err_));
@@ -181,13 +180,11 @@ static colread *read_col(const pqfile *f, int col, int max_def, int max_rep) {
   for (int i = 1; i < f->meta.nschema; i++)
     if (f->meta.schema[i].num_children < 0 && seen++ == col) leaf = i;
   assert_true(leaf > 0);
-  const int width = f->meta.schema[leaf].type == JGI_PQ_FIXED_LEN_BYTE_ARRAY
-                        ? f->meta.schema[leaf].type_length
-                    : f->meta.schema[leaf].type == JGI_PQ_INT32 ||
-                            f->meta.schema[leaf].type == JGI_PQ_FLOAT
-                        ? 4
-                    : f->meta.schema[leaf].type == JGI_PQ_BOOLEAN ? 1
-                                                                  : 8;
+  const int width =
+      f->meta.schema[leaf].type == JGI_PQ_FIXED_LEN_BYTE_ARRAY ? f->meta.schema[leaf].type_length
+      : f->meta.schema[leaf].type == JGI_PQ_INT32 || f->meta.schema[leaf].type == JGI_PQ_FLOAT ? 4
+      : f->meta.schema[leaf].type == JGI_PQ_BOOLEAN                                            ? 1
+                                                                                               : 8;
   const int def_bw = jgi_pq_bit_width((uint64_t)max_def);
   const int rep_bw = jgi_pq_bit_width((uint64_t)max_rep);
   for (int g = 0; g < f->meta.nrow_groups; g++) {
@@ -195,8 +192,7 @@ static colread *read_col(const pqfile *f, int col, int max_def, int max_rep) {
     assert_true(cc->has_meta);
     const jgi_pq_column_meta *m = &cc->meta;
     assert_int_equal(m->type, f->meta.schema[leaf].type);
-    int64_t pos = m->dictionary_page_offset >= 0 ? m->dictionary_page_offset
-                                                 : m->data_page_offset;
+    int64_t pos = m->dictionary_page_offset >= 0 ? m->dictionary_page_offset : m->data_page_offset;
     const int64_t end = pos + m->total_compressed_size;
     assert_true(end <= (int64_t)f->size);
     uint8_t dict[8 * 4096];
@@ -253,8 +249,8 @@ static colread *read_col(const pqfile *f, int col, int max_def, int max_rep) {
                            (uint32_t)lv[3] << 24;
             assert_true(len <= left - 4);
             size_t used = 0;
-            JGT_OK(jgi_pq_rle_decode_levels(lv + 4, len, bw, nv, out + r->nslots, &used,
-                                            &jgt_err_));
+            JGT_OK(
+                jgi_pq_rle_decode_levels(lv + 4, len, bw, nv, out + r->nslots, &used, &jgt_err_));
             lv += 4 + len;
             left -= 4 + len;
           }
@@ -275,8 +271,8 @@ static colread *read_col(const pqfile *f, int col, int max_def, int max_rep) {
             for (int64_t k = 0; k < nv; k++) r->rep[r->nslots + k] = 0;
           }
           if (max_def > 0) {
-            JGT_OK(jgi_pq_rle_decode_levels(body + h.v2.rep_bytes, (size_t)h.v2.def_bytes,
-                                            def_bw, nv, r->def + r->nslots, &used, &jgt_err_));
+            JGT_OK(jgi_pq_rle_decode_levels(body + h.v2.rep_bytes, (size_t)h.v2.def_bytes, def_bw,
+                                            nv, r->def + r->nslots, &used, &jgt_err_));
           } else {
             assert_int_equal(h.v2.def_bytes, 0);
             for (int64_t k = 0; k < nv; k++) r->def[r->nslots + k] = 0;
@@ -316,8 +312,8 @@ static colread *read_col(const pqfile *f, int col, int max_def, int max_rep) {
             JGT_OK(jgi_pq_dict_gather_bytes(dict_offs, dict_bytes.data, ndict, idx, count,
                                             r->offs + r->nvals, &r->bytes, &jgt_err_));
           } else {
-            JGT_OK(jgi_pq_dict_gather(dict, ndict, width, idx, count,
-                                      r->vals + r->nvals * width, &jgt_err_));
+            JGT_OK(jgi_pq_dict_gather(dict, ndict, width, idx, count, r->vals + r->nvals * width,
+                                      &jgt_err_));
           }
           r->nvals += count;
           r->ndict_encoded++;
@@ -386,14 +382,13 @@ static void test_flat_types(void **state) {
   const double f64[] = {-1.5, -0.0, 1e300, 0.1};
   const uint8_t b[] = {1, 0, 0, 1};
   const uint16_t f16[] = {0x3c00, 0xc000, 0x7bff, 0x0001}; /* 1, -2, 65504, 2^-24 */
-  jg_array *fields[] = {num(i8, 4, JG_DTYPE_INT8),     num(i16, 4, JG_DTYPE_INT16),
-                        num(i32, 4, JG_DTYPE_INT32),   num(i64, 4, JG_DTYPE_INT64),
-                        num(u8, 4, JG_DTYPE_UINT8),    num(u16, 4, JG_DTYPE_UINT16),
-                        num(u32, 4, JG_DTYPE_UINT32),  num(u64, 4, JG_DTYPE_UINT64),
-                        num(f32, 4, JG_DTYPE_FLOAT32), num(f64, 4, JG_DTYPE_FLOAT64),
-                        num(b, 4, JG_DTYPE_BOOL),      num(f16, 4, JG_DTYPE_FLOAT16)};
-  const char *names[] = {"i8", "i16", "i32", "i64", "u8", "u16",
-                         "u32", "u64", "f32", "f64", "b", "f16"};
+  jg_array *fields[] = {
+      num(i8, 4, JG_DTYPE_INT8),     num(i16, 4, JG_DTYPE_INT16),  num(i32, 4, JG_DTYPE_INT32),
+      num(i64, 4, JG_DTYPE_INT64),   num(u8, 4, JG_DTYPE_UINT8),   num(u16, 4, JG_DTYPE_UINT16),
+      num(u32, 4, JG_DTYPE_UINT32),  num(u64, 4, JG_DTYPE_UINT64), num(f32, 4, JG_DTYPE_FLOAT32),
+      num(f64, 4, JG_DTYPE_FLOAT64), num(b, 4, JG_DTYPE_BOOL),     num(f16, 4, JG_DTYPE_FLOAT16)};
+  const char *names[] = {"i8",  "i16", "i32", "i64", "u8", "u16",
+                         "u32", "u64", "f32", "f64", "b",  "f16"};
   jg_array *t = rec(12, fields, names);
   jg_parquet_write_options o = opts_plain();
   pqfile f;
@@ -439,18 +434,42 @@ static void test_flat_types(void **state) {
     assert_int_equal(r->nvals, 4);
     for (int i = 0; i < 4; i++) {
       switch (k) {
-        case 0: assert_int_equal(((int32_t *)r->vals)[i], i8[i]); break;
-        case 1: assert_int_equal(((int32_t *)r->vals)[i], i16[i]); break;
-        case 2: assert_int_equal(((int32_t *)r->vals)[i], i32[i]); break;
-        case 3: assert_true(((int64_t *)r->vals)[i] == i64[i]); break;
-        case 4: assert_int_equal(((int32_t *)r->vals)[i], u8[i]); break;
-        case 5: assert_int_equal(((int32_t *)r->vals)[i], u16[i]); break;
-        case 6: assert_int_equal(((uint32_t *)r->vals)[i], u32[i]); break;
-        case 7: assert_true(((uint64_t *)r->vals)[i] == u64[i]); break;
-        case 8: assert_memory_equal(r->vals, f32, sizeof f32); break;
-        case 9: assert_memory_equal(r->vals, f64, sizeof f64); break;
-        case 10: assert_int_equal(r->vals[i], b[i]); break;
-        default: assert_memory_equal(r->vals, f16, sizeof f16); break;
+        case 0:
+          assert_int_equal(((int32_t *)r->vals)[i], i8[i]);
+          break;
+        case 1:
+          assert_int_equal(((int32_t *)r->vals)[i], i16[i]);
+          break;
+        case 2:
+          assert_int_equal(((int32_t *)r->vals)[i], i32[i]);
+          break;
+        case 3:
+          assert_true(((int64_t *)r->vals)[i] == i64[i]);
+          break;
+        case 4:
+          assert_int_equal(((int32_t *)r->vals)[i], u8[i]);
+          break;
+        case 5:
+          assert_int_equal(((int32_t *)r->vals)[i], u16[i]);
+          break;
+        case 6:
+          assert_int_equal(((uint32_t *)r->vals)[i], u32[i]);
+          break;
+        case 7:
+          assert_true(((uint64_t *)r->vals)[i] == u64[i]);
+          break;
+        case 8:
+          assert_memory_equal(r->vals, f32, sizeof f32);
+          break;
+        case 9:
+          assert_memory_equal(r->vals, f64, sizeof f64);
+          break;
+        case 10:
+          assert_int_equal(r->vals[i], b[i]);
+          break;
+        default:
+          assert_memory_equal(r->vals, f16, sizeof f16);
+          break;
       }
     }
     colread_reset(r);
@@ -532,7 +551,8 @@ static void test_list_of_options(void **state) {
   const int32_t content[] = {1, 99, 98};
   const int8_t valid[] = {1, 0, 0};
   const int32_t off[] = {0, 2, 2, 3};
-  jg_array *t = table1("y", lo32(off, 3, bytemask(valid, 3, true, num(content, 3, JG_DTYPE_INT32))));
+  jg_array *t =
+      table1("y", lo32(off, 3, bytemask(valid, 3, true, num(content, 3, JG_DTYPE_INT32))));
   jg_parquet_write_options o = opts_plain();
   pqfile f;
   pq_write(t, &o, &f);
@@ -618,10 +638,10 @@ static void test_list_of_records(void **state) {
 static void test_options_every_level(void **state) {
   (void)state;
   const double vals[] = {1.5, -7.0};
-  const int8_t nulls[] = {0, 1};             /* valid when 0 */
-  const int64_t off[] = {0, 2, 2, 2};        /* three records' lists */
-  const uint8_t bits[] = {0xA0};             /* MSB first: valid, not valid, valid */
-  const int64_t index[] = {0, -1, 1, 2};     /* record 1 is None */
+  const int8_t nulls[] = {0, 1};         /* valid when 0 */
+  const int64_t off[] = {0, 2, 2, 2};    /* three records' lists */
+  const uint8_t bits[] = {0xA0};         /* MSB first: valid, not valid, valid */
+  const int64_t index[] = {0, -1, 1, 2}; /* record 1 is None */
   jg_array *vals_opt = bytemask(nulls, 2, false, num(vals, 2, JG_DTYPE_FLOAT64));
   jg_array *lists = bitmask(bits, 1, true, false, 3, lo64(off, 3, vals_opt));
   const char *name = "a";
@@ -645,7 +665,7 @@ static void test_options_every_level(void **state) {
 static void test_sliced_and_unordered(void **state) {
   (void)state;
   const int64_t content[] = {9, 9, 9, 1, 2, 3, 4};
-  const int64_t off[] = {3, 5, 5, 7}; /* [[1, 2], [], [3, 4]] */
+  const int64_t off[] = {3, 5, 5, 7};                      /* [[1, 2], [], [3, 4]] */
   const int64_t starts[] = {4, 0, 2}, stops[] = {6, 2, 2}; /* [[2, 3], [9, 9], []] */
   jg_array *full = lo64(off, 3, num(content, 7, JG_DTYPE_INT64));
   jg_array *sliced = NULL;
@@ -759,8 +779,9 @@ static jg_array *make_table(int64_t *nvals_out) {
   }
   off[NROWS] = n;
   *nvals_out = n;
-  jg_array *fields[] = {bytemask(mask, NROWS, true, lo64(off, NROWS, num(vals, n, JG_DTYPE_FLOAT64))),
-                        num(flat, NROWS, JG_DTYPE_INT64)};
+  jg_array *fields[] = {
+      bytemask(mask, NROWS, true, lo64(off, NROWS, num(vals, n, JG_DTYPE_FLOAT64))),
+      num(flat, NROWS, JG_DTYPE_INT64)};
   const char *names[] = {"v", "k"};
   return rec(2, fields, names);
 }
@@ -1057,8 +1078,8 @@ static void fake_free(jg_memory_resource *mr, void *ptr, size_t bytes, jg_stream
 static void test_device_table(void **state) {
   (void)state;
   jg_memory_resource devlike;
-  JGT_OK(jg_memory_resource_init_user(&devlike, (jg_device){JG_DEVICE_CUDA, 0}, false, true,
-                                      false, fake_alloc, fake_free, NULL, &jgt_err_));
+  JGT_OK(jg_memory_resource_init_user(&devlike, (jg_device){JG_DEVICE_CUDA, 0}, false, true, false,
+                                      fake_alloc, fake_free, NULL, &jgt_err_));
   jg_buffer *b = NULL;
   JGT_OK(jg_buffer_allocate(&devlike, 64, NULL, &b, &jgt_err_));
   jg_layout l;
@@ -1146,8 +1167,9 @@ static jg_array *make_forms(void) {
   const int64_t aoff[] = {0, 2, 2, 3};
   const uint8_t bits[] = {0xA0};
   const int64_t index[] = {0, -1, 2};
-  jg_array *alist = bitmask(bits, 1, true, false, 3,
-                            lo64(aoff, 3, bytemask(nulls, 3, false, num(vals, 3, JG_DTYPE_FLOAT64))));
+  jg_array *alist =
+      bitmask(bits, 1, true, false, 3,
+              lo64(aoff, 3, bytemask(nulls, 3, false, num(vals, 3, JG_DTYPE_FLOAT64))));
   const char *an = "a";
   jg_array *ro = indexed(index, 3, rec(1, &alist, &an));
   /* starts/stops out of order and offsets not starting at 0 */
@@ -1239,11 +1261,86 @@ static void test_round_trip_adl(void **state) {
     o.data_page_version = 2;
     o.row_group_rows = 300;
     o.page_size = 4096;
-    o.codec = jg_parquet_codec_available(JG_PARQUET_ZSTD) ? JG_PARQUET_ZSTD
-                                                          : JG_PARQUET_UNCOMPRESSED;
+    o.codec =
+        jg_parquet_codec_available(JG_PARQUET_ZSTD) ? JG_PARQUET_ZSTD : JG_PARQUET_UNCOMPRESSED;
     round_trip(t, &o, NULL);
     jg_array_release(t);
   }
+}
+
+/* The dictionary's early give-up (parquet_writer.h, options.dictionary): after 4096 values, and
+ * at every doubling, a dictionary to which more than 15/16 of the values seen added an entry is
+ * abandoned; otherwise the bounds decide. Columns of 20000 rows, one per case, over each hash
+ * table (values of up to 4 bytes, of 8 bytes, byte arrays; tables that grow past their first
+ * 1024 slots); the values read back equal in every case. */
+static void test_dictionary_give_up(void **state) {
+  (void)state;
+  enum { N = 20000 };
+  int32_t *a = malloc(N * sizeof *a), *b = malloc(N * sizeof *b), *c = malloc(N * sizeof *c);
+  int64_t *d = malloc(N * sizeof *d), *e = malloc(N * sizeof *e);
+  uint16_t *h = malloc(N * sizeof *h);
+  uint8_t *chars = malloc(N * 8), *chars2 = malloc(N * 8);
+  int64_t *off = malloc((N + 1) * sizeof *off), *off2 = malloc((N + 1) * sizeof *off2);
+  assert_true(a && b && c && d && e && h && chars && chars2 && off && off2);
+  int64_t nc = 0, nc2 = 0;
+  for (int i = 0; i < N; i++) {
+    a[i] = i % 1000;                     /* 1000 distinct: dictionary */
+    b[i] = i < 4096 ? i : 7;             /* 4096 new in the first 4096: give up (PLAIN) */
+    c[i] = i < 4096 ? i % 3800 : 7;      /* 3800 of 4096 (<= 15/16): dictionary */
+    d[i] = (int64_t)i * 7919;            /* all distinct: PLAIN */
+    e[i] = (int64_t)(i % 3000) << 40;    /* 3000 distinct 8-byte values: dictionary */
+    h[i] = (uint16_t)(0x3C00 + i % 500); /* float16 bits, 500 distinct: dictionary */
+    off[i] = nc;
+    nc += snprintf((char *)chars + nc, 8, "s%d", i); /* all distinct: PLAIN */
+    off2[i] = nc2;
+    nc2 += snprintf((char *)chars2 + nc2, 8, "t%d", i % 2000); /* 2000 distinct: dictionary */
+  }
+  off[N] = nc;
+  off2[N] = nc2;
+  jg_array *fields[] = {num(a, N, JG_DTYPE_INT32),
+                        num(b, N, JG_DTYPE_INT32),
+                        num(c, N, JG_DTYPE_INT32),
+                        num(d, N, JG_DTYPE_INT64),
+                        num(e, N, JG_DTYPE_INT64),
+                        num(h, N, JG_DTYPE_FLOAT16),
+                        lo64(off, N, num(chars, nc, JG_DTYPE_UINT8)),
+                        lo64(off2, N, num(chars2, nc2, JG_DTYPE_UINT8))};
+  const char *names[] = {"a", "b", "c", "d", "e", "h", "s", "t"};
+  const bool want_dict[] = {true, false, true, false, true, true, false, true};
+  jg_array *t = rec(8, fields, names);
+  pqfile f;
+  pq_write(t, NULL, &f);
+  assert_int_equal(f.meta.nrow_groups, 1);
+  for (int k = 0; k < 8; k++) {
+    const jgi_pq_column_meta *m = &f.meta.row_groups[0].columns[k].meta;
+    if ((m->dictionary_page_offset >= 0) != want_dict[k])
+      print_error("column %s: dictionary %s, expected %s\n", names[k],
+                  m->dictionary_page_offset >= 0 ? "on" : "off", want_dict[k] ? "on" : "off");
+    assert_int_equal(m->dictionary_page_offset >= 0, want_dict[k]);
+  }
+  pq_free(&f);
+  round_trip(t, NULL, NULL);
+  jg_parquet_write_options o;
+  jg_parquet_write_options_init(&o);
+  o.data_page_version = 2;
+  o.row_group_rows = 5000; /* chunks of 5000: b's first 4096 are still all new */
+  pq_write(t, &o, &f);
+  assert_int_equal(f.meta.nrow_groups, 4);
+  assert_true(f.meta.row_groups[0].columns[1].meta.dictionary_page_offset < 0);
+  assert_true(f.meta.row_groups[1].columns[1].meta.dictionary_page_offset >= 0); /* all 7 */
+  pq_free(&f);
+  round_trip(t, &o, NULL);
+  jg_array_release(t);
+  free(a);
+  free(b);
+  free(c);
+  free(d);
+  free(e);
+  free(h);
+  free(chars);
+  free(chars2);
+  free(off);
+  free(off2);
 }
 
 int main(void) {
@@ -1268,6 +1365,7 @@ int main(void) {
       cmocka_unit_test(test_round_trip_matrix),
       cmocka_unit_test(test_round_trip_regular),
       cmocka_unit_test(test_round_trip_adl),
+      cmocka_unit_test(test_dictionary_give_up),
   };
   return JGT_RUN_TESTS(tests, NULL, NULL);
 }

@@ -113,27 +113,30 @@ static jg_status put_uleb(jgi_pq_buf *out, uint64_t v, jg_error *err) {
     }                                                                                      \
   }
 
-#define WIDTHS_0_16(X, T, TN)                                                                      \
-  X(T, TN, 0)                                                                                      \
-  X(T, TN, 1)                                                                                      \
-  X(T, TN, 2)                                                                                      \
-  X(T, TN, 3) X(T, TN, 4) X(T, TN, 5) X(T, TN, 6) X(T, TN, 7) X(T, TN, 8) X(T, TN, 9) X(T, TN, 10) \
+#define WIDTHS_0_16(X, T, TN)                                                          \
+  X(T, TN, 0)                                                                          \
+  X(T, TN, 1)                                                                          \
+  X(T, TN, 2)                                                                          \
+  X(T, TN, 3)                                                                          \
+  X(T, TN, 4) X(T, TN, 5) X(T, TN, 6) X(T, TN, 7) X(T, TN, 8) X(T, TN, 9) X(T, TN, 10) \
       X(T, TN, 11) X(T, TN, 12) X(T, TN, 13) X(T, TN, 14) X(T, TN, 15) X(T, TN, 16)
 #define WIDTHS_17_32(X, T, TN)                                                               \
   X(T, TN, 17)                                                                               \
   X(T, TN, 18)                                                                               \
   X(T, TN, 19)                                                                               \
-  X(T, TN, 20) X(T, TN, 21) X(T, TN, 22) X(T, TN, 23) X(T, TN, 24) X(T, TN, 25) X(T, TN, 26) \
-      X(T, TN, 27) X(T, TN, 28) X(T, TN, 29) X(T, TN, 30) X(T, TN, 31) X(T, TN, 32)
+  X(T, TN, 20)                                                                               \
+  X(T, TN, 21) X(T, TN, 22) X(T, TN, 23) X(T, TN, 24) X(T, TN, 25) X(T, TN, 26) X(T, TN, 27) \
+      X(T, TN, 28) X(T, TN, 29) X(T, TN, 30) X(T, TN, 31) X(T, TN, 32)
 #define WIDTHS_33_64(X, T, TN)                                                                   \
   X(T, TN, 33)                                                                                   \
   X(T, TN, 34)                                                                                   \
   X(T, TN, 35)                                                                                   \
-  X(T, TN, 36) X(T, TN, 37) X(T, TN, 38) X(T, TN, 39) X(T, TN, 40) X(T, TN, 41) X(T, TN, 42)     \
-      X(T, TN, 43) X(T, TN, 44) X(T, TN, 45) X(T, TN, 46) X(T, TN, 47) X(T, TN, 48) X(T, TN, 49) \
-          X(T, TN, 50) X(T, TN, 51) X(T, TN, 52) X(T, TN, 53) X(T, TN, 54) X(T, TN, 55)          \
-              X(T, TN, 56) X(T, TN, 57) X(T, TN, 58) X(T, TN, 59) X(T, TN, 60) X(T, TN, 61)      \
-                  X(T, TN, 62) X(T, TN, 63) X(T, TN, 64)
+  X(T, TN, 36)                                                                                   \
+  X(T, TN, 37) X(T, TN, 38) X(T, TN, 39) X(T, TN, 40) X(T, TN, 41) X(T, TN, 42) X(T, TN, 43)     \
+      X(T, TN, 44) X(T, TN, 45) X(T, TN, 46) X(T, TN, 47) X(T, TN, 48) X(T, TN, 49) X(T, TN, 50) \
+          X(T, TN, 51) X(T, TN, 52) X(T, TN, 53) X(T, TN, 54) X(T, TN, 55) X(T, TN, 56)          \
+              X(T, TN, 57) X(T, TN, 58) X(T, TN, 59) X(T, TN, 60) X(T, TN, 61) X(T, TN, 62)      \
+                  X(T, TN, 63) X(T, TN, 64)
 
 WIDTHS_0_16(DEFINE_UNPACK, uint16_t, u16)
 WIDTHS_0_16(DEFINE_UNPACK, uint32_t, u32)
@@ -315,26 +318,93 @@ jg_status jgi_pq_bitpacked_decode_levels(const uint8_t *p, size_t n, int bit_wid
   return JG_OK;
 }
 
-/* Appends a bit-packed run of values[0..nvals) (nvals > 0; padded with zeros to a multiple of 8),
- * split into runs of at most 2^31 - 8 values as the spec's run length limit asks. */
-static jg_status rle_put_literals(const uint32_t *values, int64_t nvals, unsigned w,
-                                  jgi_pq_buf *out, jg_error *err) {
-  while (nvals > 0) {
-    const int64_t chunk = nvals < (INT64_C(1) << 31) - 8 ? nvals : (INT64_C(1) << 31) - 8;
-    const uint64_t groups = ((uint64_t)chunk + 7) / 8;
-    JG_RETURN_NOT_OK(put_uleb(out, groups << 1 | 1, err));
-    const size_t bytes = (size_t)(groups * w);
-    JG_RETURN_NOT_OK(jgi_pq_buf_reserve(out, bytes, err));
-    bit_writer bw = {out->data + out->size, 0, 0};
-    for (int64_t k = 0; k < chunk; ++k) bw_put(&bw, values[k], w);
-    for (int64_t k = chunk; k < (int64_t)groups * 8; ++k) bw_put(&bw, 0, w);
-    bw_flush(&bw);
-    out->size += bytes;
-    values += chunk;
-    nvals -= chunk;
+/* Packs the 8 values v[0..8) of W bits (a constant 1..8) into the W bytes at dst, the first
+ * value in the lowest bits (Encodings.md, bit-packed: least significant bit first). */
+#define PACK8_SMALL(v, W, dst)                                                     \
+  do {                                                                             \
+    uint64_t acc_ = 0;                                                             \
+    for (unsigned k_ = 0; k_ < 8; ++k_) acc_ |= (uint64_t)(v)[k_] << (k_ * (W));   \
+    for (unsigned b_ = 0; b_ < (W); ++b_) (dst)[b_] = (uint8_t)(acc_ >> (8 * b_)); \
+  } while (0)
+
+/* Packs `full` groups of 8 values (uint32 values or int16 levels; U: the unsigned type of T,
+ * the values being non-negative and checked to fit in w bits, 0 < w <= 32) into full * w bytes
+ * at dst. Widths up to 8 bits (levels, small dictionaries) take unrolled loops of constant
+ * shifts, one per width. */
+#define PACK_GROUPS_SMALL(U, W)                                    \
+  for (int64_t q = 0; q < full; ++q, dst += (W)) {                 \
+    U v_[8];                                                       \
+    for (int k_ = 0; k_ < 8; ++k_) v_[k_] = (U)values[8 * q + k_]; \
+    PACK8_SMALL(v_, W, dst);                                       \
+  }                                                                \
+  return;
+
+#define DEFINE_PACK_GROUPS(NAME, T, U)                                        \
+  static void NAME(const T *values, int64_t full, unsigned w, uint8_t *dst) { \
+    switch (w) {                                                              \
+      case 1:                                                                 \
+        PACK_GROUPS_SMALL(U, 1)                                               \
+      case 2:                                                                 \
+        PACK_GROUPS_SMALL(U, 2)                                               \
+      case 3:                                                                 \
+        PACK_GROUPS_SMALL(U, 3)                                               \
+      case 4:                                                                 \
+        PACK_GROUPS_SMALL(U, 4)                                               \
+      case 5:                                                                 \
+        PACK_GROUPS_SMALL(U, 5)                                               \
+      case 6:                                                                 \
+        PACK_GROUPS_SMALL(U, 6)                                               \
+      case 7:                                                                 \
+        PACK_GROUPS_SMALL(U, 7)                                               \
+      case 8:                                                                 \
+        PACK_GROUPS_SMALL(U, 8)                                               \
+      default:                                                                \
+        break;                                                                \
+    }                                                                         \
+    for (int64_t q = 0; q < full; ++q, dst += w) {                            \
+      bit_writer bw = {dst, 0, 0};                                            \
+      for (int k = 0; k < 8; ++k) bw_put(&bw, (U)values[8 * q + k], w);       \
+      bw_flush(&bw);                                                          \
+    }                                                                         \
   }
+DEFINE_PACK_GROUPS(pack_groups_u32, uint32_t, uint32_t)
+DEFINE_PACK_GROUPS(pack_groups_i16, int16_t, uint16_t)
+
+/* Appends the header of a bit-packed run of `groups` groups of 8 values and makes room for its
+ * groups * w bytes; *dst gets where they go (out->size already counts them). */
+static jg_status rle_literal_header(uint64_t groups, unsigned w, jgi_pq_buf *out, uint8_t **dst,
+                                    jg_error *err) {
+  JG_RETURN_NOT_OK(put_uleb(out, groups << 1 | 1, err));
+  const size_t bytes = (size_t)(groups * w);
+  JG_RETURN_NOT_OK(jgi_pq_buf_reserve(out, bytes, err));
+  *dst = out->data + out->size;
+  out->size += bytes;
   return JG_OK;
 }
+
+/* Bit-packed runs of values[0..nvals) (nvals > 0; padded with zeros to a multiple of 8), split
+ * into runs of at most 2^31 - 8 values as the spec's run length limit asks. */
+#define DEFINE_RLE_PUT_LITERALS(NAME, T, PACK_GROUPS)                                        \
+  static jg_status NAME(const T *values, int64_t nvals, unsigned w, jgi_pq_buf *out,         \
+                        jg_error *err) {                                                     \
+    while (nvals > 0) {                                                                      \
+      const int64_t chunk = nvals < (INT64_C(1) << 31) - 8 ? nvals : (INT64_C(1) << 31) - 8; \
+      const int64_t full = chunk / 8, groups = (chunk + 7) / 8;                              \
+      uint8_t *dst = NULL;                                                                   \
+      JG_RETURN_NOT_OK(rle_literal_header((uint64_t)groups, w, out, &dst, err));             \
+      PACK_GROUPS(values, full, w, dst);                                                     \
+      if (groups > full) {                                                                   \
+        T last[8] = {0};                                                                     \
+        for (int64_t k = 8 * full; k < chunk; ++k) last[k - 8 * full] = values[k];           \
+        PACK_GROUPS(last, 1, w, dst + full * w);                                             \
+      }                                                                                      \
+      values += chunk;                                                                       \
+      nvals -= chunk;                                                                        \
+    }                                                                                        \
+    return JG_OK;                                                                            \
+  }
+DEFINE_RLE_PUT_LITERALS(rle_put_literals, uint32_t, pack_groups_u32)
+DEFINE_RLE_PUT_LITERALS(rle_put_literals_levels, int16_t, pack_groups_i16)
 
 /* Appends RLE runs of `len` copies of v (split at 2^31 - 1 values). */
 static jg_status rle_put_repeat(uint32_t v, int64_t len, unsigned w, jgi_pq_buf *out,
@@ -351,42 +421,102 @@ static jg_status rle_put_repeat(uint32_t v, int64_t len, unsigned w, jgi_pq_buf 
   return JG_OK;
 }
 
+/* The hybrid's choice of runs, group by group: the pending literals are values[lit .. i), a
+ * whole number of groups; when the 8 values at i are equal, the run of them (as long as it
+ * goes) is an RLE run, else the group joins the literals. A run of at least 8 equal values
+ * thus becomes an RLE run from the first group boundary of the pending literals from which 8
+ * or more of it are left (the rest of it before that boundary completes the literals' last
+ * group). */
+#define DEFINE_RLE_ENCODE(NAME, T, PUT_LITERALS)                                             \
+  static jg_status NAME(const T *values, int64_t count, unsigned w, jgi_pq_buf *out,         \
+                        jg_error *err) {                                                     \
+    int64_t lit = 0, i = 0;                                                                  \
+    T pat[8];                                                                                \
+    while (i + 8 <= count) {                                                                 \
+      const T v0 = values[i];                                                                \
+      for (int k = 0; k < 8; ++k) pat[k] = v0;                                               \
+      /* (memcmp of a constant size: a vector compare, not a call) */                        \
+      if (memcmp(values + i, pat, sizeof pat) != 0) {                                        \
+        i += 8;                                                                              \
+        continue;                                                                            \
+      }                                                                                      \
+      int64_t r = 8;                                                                         \
+      while (i + r + 8 <= count && memcmp(values + i + r, pat, sizeof pat) == 0) r += 8;     \
+      while (i + r < count && values[i + r] == v0) ++r;                                      \
+      if (i > lit) JG_RETURN_NOT_OK(PUT_LITERALS(values + lit, i - lit, w, out, err));       \
+      JG_RETURN_NOT_OK(rle_put_repeat((uint32_t)v0, r, w, out, err));                        \
+      i += r;                                                                                \
+      lit = i;                                                                               \
+    }                                                                                        \
+    if (count > lit) JG_RETURN_NOT_OK(PUT_LITERALS(values + lit, count - lit, w, out, err)); \
+    return JG_OK;                                                                            \
+  }
+DEFINE_RLE_ENCODE(rle_encode_u32, uint32_t, rle_put_literals)
+DEFINE_RLE_ENCODE(rle_encode_i16, int16_t, rle_put_literals_levels)
+
+/* The bitwise or of n values, 64 bits at a time. */
+static uint32_t or_u32(const uint32_t *v, int64_t n) {
+  uint64_t acc = 0;
+  int64_t i = 0;
+  for (; i + 2 <= n; i += 2) {
+    uint64_t x;
+    memcpy(&x, v + i, sizeof x);
+    acc |= x;
+  }
+  for (; i < n; ++i) acc |= v[i];
+  return (uint32_t)(acc | acc >> 32);
+}
+
+static uint16_t or_u16(const uint16_t *v, int64_t n) {
+  uint64_t acc = 0;
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    uint64_t x;
+    memcpy(&x, v + i, sizeof x);
+    acc |= x;
+  }
+  for (; i < n; ++i) acc |= v[i];
+  acc |= acc >> 32;
+  return (uint16_t)(acc | acc >> 16);
+}
+
 jg_status jgi_pq_rle_encode(const uint32_t *values, int64_t count, int bit_width, jgi_pq_buf *out,
                             jg_error *err) {
   JG_RETURN_IF(bit_width < 0 || bit_width > 32, JG_EINVAL, err,
                "RLE/bit-packed hybrid: bit width %d is not in 0..32", bit_width);
   JG_RETURN_IF(count < 0, JG_EINVAL, err, "RLE/bit-packed hybrid: count %lld < 0",
                (long long)count);
-  uint32_t all = 0;
-  for (int64_t i = 0; i < count; ++i) all |= values[i];
+  const uint32_t all = or_u32(values, count);
   JG_RETURN_IF(jgi_pq_bit_width(all) > bit_width, JG_EINVAL, err,
                "RLE/bit-packed hybrid: a value needs %d bits, the bit width is %d",
                jgi_pq_bit_width(all), bit_width);
-  const unsigned w = (unsigned)bit_width;
-  /* Runs of at least 8 equal values that start on a group boundary of the pending literals
-   * become RLE runs; everything else is bit-packed. The pending literals are always
-   * values[lit .. i). */
-  int64_t lit = 0, i = 0;
-  while (i < count) {
-    int64_t r = 1;
-    while (i + r < count && values[i + r] == values[i]) ++r;
-    const int64_t pending = i - lit;
-    if (r >= 8 && pending % 8 != 0) {
-      const int64_t fill = 8 - pending % 8; /* complete the literals' last group */
-      i += fill;
-      r -= fill;
-    }
-    if (r >= 8) {
-      if (i > lit) JG_RETURN_NOT_OK(rle_put_literals(values + lit, i - lit, w, out, err));
-      JG_RETURN_NOT_OK(rle_put_repeat(values[i], r, w, out, err));
-      i += r;
-      lit = i;
-    } else {
-      i += r;
-    }
-  }
-  if (count > lit) JG_RETURN_NOT_OK(rle_put_literals(values + lit, count - lit, w, out, err));
-  return JG_OK;
+  return rle_encode_u32(values, count, (unsigned)bit_width, out, err);
+}
+
+jg_status jgi_pq_rle_encode_levels(const int16_t *levels, int64_t count, int bit_width,
+                                   jgi_pq_buf *out, jg_error *err) {
+  JG_RETURN_IF(bit_width < 0 || bit_width > 16, JG_EINVAL, err,
+               "RLE/bit-packed hybrid of levels: bit width %d is not in 0..16", bit_width);
+  JG_RETURN_IF(count < 0, JG_EINVAL, err, "RLE/bit-packed hybrid: count %lld < 0",
+               (long long)count);
+  const uint16_t all = or_u16((const uint16_t *)(const void *)levels, count);
+  JG_RETURN_IF(jgi_pq_bit_width(all) > bit_width, JG_EINVAL, err,
+               "RLE/bit-packed hybrid of levels: a level needs %d bits (negative or too large), "
+               "the bit width is %d",
+               jgi_pq_bit_width(all), bit_width);
+  return rle_encode_i16(levels, count, (unsigned)bit_width, out, err);
+}
+
+jg_status jgi_pq_rle_encode_run(uint32_t value, int64_t count, int bit_width, jgi_pq_buf *out,
+                                jg_error *err) {
+  JG_RETURN_IF(bit_width < 0 || bit_width > 32, JG_EINVAL, err,
+               "RLE/bit-packed hybrid: bit width %d is not in 0..32", bit_width);
+  JG_RETURN_IF(count < 0, JG_EINVAL, err, "RLE/bit-packed hybrid: count %lld < 0",
+               (long long)count);
+  JG_RETURN_IF(jgi_pq_bit_width(value) > bit_width, JG_EINVAL, err,
+               "RLE/bit-packed hybrid: the value needs %d bits, the bit width is %d",
+               jgi_pq_bit_width(value), bit_width);
+  return rle_put_repeat(value, count, (unsigned)bit_width, out, err);
 }
 
 /* ---- PLAIN -------------------------------------------------------------------------------- */
