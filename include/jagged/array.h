@@ -262,9 +262,11 @@ JG_API jg_status jg_array_slice(const jg_array *a, jg_len start, jg_len stop, jg
  *  contents named by `names` (copied; NULL: a tuple), each sliced (zero-copy) so that its entries
  *  line up with the shared lists. Fields are not broadcast: option, record and numeric nodes
  *  (even with ndim > 1) stop the descent, and all fields must have equal lengths and, in every
- *  reached list, equal counts. Checking counts reads offsets, starts and stops on the host: cuda
- *  arrays have them copied back (jg_copy, synchronous) — one transfer per list level, simpler
- *  than a compare kernel and just as exact.
+ *  reached list, equal counts. Fields whose list-offset node uses the very offsets of field 0's (the
+ *  fields of one record, and elementwise results made from them) need no check: only the
+ *  first and last offset of the reached range are read. Otherwise checking counts reads
+ *  offsets, starts and stops on the host: cuda arrays have them copied back (jg_copy,
+ *  synchronous), one transfer per list level and field.
  *  Errors: JG_EINVAL (nfields < 1, NULL field, depth_limit 0 or below -1, bad names as in
  *  jg_array_record), JG_EBACKEND (index = field), JG_ESHAPE (lengths differ: index = field, or
  *  counts differ: "field 1 ('y') has 3 entries in list 2 at depth 1, field 0 ('x') has 2",

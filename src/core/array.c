@@ -1129,6 +1129,36 @@ static bool offsets_shifted(const host_index *h, int nf, jg_len lo, jg_len hi, j
   return true;
 }
 
+/* Whether the list-offset nodes a and b use the same offsets: the same memory, element type and
+ * stride (so every list of one has the counts of the other, at distance 0). */
+static bool same_offsets(const jg_array *a, const jg_array *b) {
+  const jg_view *u = &a->buffers[0], *v = &b->buffers[0];
+  return a->kind == JG_NODE_LIST_OFFSET && b->kind == JG_NODE_LIST_OFFSET &&
+         jg_view_data(u) == jg_view_data(v) && u->dtype == v->dtype &&
+         u->layout.ndim == 1 && v->layout.ndim == 1 && u->layout.shape[0] == v->layout.shape[0] &&
+         u->layout.strides[0] == v->layout.strides[0] && jgi_device_equal(u->device, v->device);
+}
+
+/* Entry i of a 1-D index view in host or device memory (a one-element copy for the latter). */
+static jg_status read_offset(const jg_view *v, jg_len i, int64_t *out, jg_error *err) {
+  if (v->host_accessible) {
+    *out = jgi_view_get_index(v, i);
+    return JG_OK;
+  }
+  const jg_slice s = JG_SLICE(i, i + 1, 1);
+  jg_view one, dst;
+  JG_RETURN_NOT_OK(jg_view_slice(&one, v, 1, &s, err));
+  int64_t word = 0;
+  const jg_len shape[1] = {1};
+  jg_layout l;
+  JG_RETURN_NOT_OK(jg_layout_init(&l, 1, shape, NULL, v->layout.itemsize, err));
+  JG_RETURN_NOT_OK(
+      jg_view_from_pointer(&dst, &word, (jg_device){JG_DEVICE_CPU, 0}, &l, v->dtype, false, err));
+  JG_RETURN_NOT_OK(jg_copy(&dst, &one, err));
+  *out = jgi_index_at(&word, v->dtype);
+  return JG_OK;
+}
+
 static void field_label(const char *const *names, int k, char *buf, size_t size) {
   if (names != NULL) {
     snprintf(buf, size, "field %d ('%s')", k, names[k]);
@@ -1178,19 +1208,34 @@ static jg_status zip_level(const zip_ctx *z, jg_array **fields, int depth, const
       }
     }
   }
-  for (int k = 0; k < nf && st == JG_OK; k++) st = host_index_init(&h[k], fields[k], err);
+  /* Fields that share field 0's offsets (the fields of one record, and what elementwise
+   * operations made from them) agree with it on every list at distance 0: nothing to check,
+   * and nothing to copy back from a device; only the range below is read. */
+  bool shared = st == JG_OK && active->n == 1;
+  for (int k = 1; k < nf && shared; k++) shared = same_offsets(fields[0], fields[k]);
+  if (shared && nf > 1) {
+    int64_t lo = 0, hi = 0;
+    st = read_offset(&fields[0]->buffers[0], active->lohi[0], &lo, err);
+    if (st == JG_OK) st = read_offset(&fields[0]->buffers[0], active->lohi[1], &hi, err);
+    if (st == JG_OK) st = ranges_push(&below, lo, hi, err);
+  } else {
+    shared = false;
+  }
+  for (int k = 0; k < nf && st == JG_OK && !shared; k++) {
+    st = host_index_init(&h[k], fields[k], err);
+  }
   /* Counts must agree on every reached list; the lists of field k must sit at a constant
    * distance shift[k] from those of field 0 so that one slice of its content aligns it. One
    * range of list-offset nodes (NanoAOD's columns, zipped as they are read) is checked in bulk;
    * anything else, or a failure there, takes the loop over lists. */
-  bool bulk = st == JG_OK && active->n == 1;
+  bool bulk = st == JG_OK && active->n == 1 && !shared;
   for (int k = 0; k < nf && bulk; k++) bulk = fields[k]->kind == JG_NODE_LIST_OFFSET;
   if (bulk) bulk = offsets_shifted(h, nf, active->lohi[0], active->lohi[1], shift, seen);
   if (bulk) {
     st = ranges_push(&below, jgi_view_get_index(&h[0].v[0], active->lohi[0]),
                      jgi_view_get_index(&h[0].v[0], active->lohi[1]), err);
   }
-  for (size_t r = 0; r < active->n && st == JG_OK && !bulk; r++) {
+  for (size_t r = 0; r < active->n && st == JG_OK && !bulk && !shared; r++) {
     for (jg_len i = active->lohi[2 * r]; i < active->lohi[2 * r + 1] && st == JG_OK; i++) {
       jg_len s0, e0;
       list_bounds(fields[0], &h[0], i, &s0, &e0);

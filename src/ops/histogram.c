@@ -240,17 +240,22 @@ jg_status jg_histogram_fill(jg_hist1d *h, const jg_array *values, const jg_array
     st = jg_kernel_call(&jgi_kernel_hist1d, args, 10, NULL, err);
   } else if (st == JG_OK) {
 #if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
-    /* Device copies of the two histogram arrays, filled on the stream and copied back. */
-    double *dc = NULL, *ds = NULL;
+    /* One zeroed device array holds both histogram arrays (counts, then sumw2); the kernel
+     * counts this call's values into it, one copy brings it back, and the host adds it to what
+     * the histogram held (integer counts: exact in any order). */
+    double *dc = NULL, *ds = NULL, *back = NULL;
     int prev = -1;
     st = jgi_cuda_device_push((int)dev.id, &prev, err);
     if (st == JG_OK) {
       cudaStream_t s = (cudaStream_t)stream;
       const size_t bc = (size_t)(nb + 4) * sizeof(double), bs = (size_t)(nb + 2) * sizeof(double);
-      st = jgi_scratch_alloc((int)dev.id, bc, s, (void **)&dc, err);
-      if (st == JG_OK) st = jgi_scratch_alloc((int)dev.id, bs, s, (void **)&ds, err);
-      if (st == JG_OK) st = jgi_cuda_error(err, cudaMemcpyAsync(dc, hc, bc, cudaMemcpyHostToDevice, s), "jg_histogram_fill: cudaMemcpyAsync");
-      if (st == JG_OK) st = jgi_cuda_error(err, cudaMemcpyAsync(ds, hs, bs, cudaMemcpyHostToDevice, s), "jg_histogram_fill: cudaMemcpyAsync");
+      back = malloc(bc + bs);
+      if (back == NULL) st = jg_error_set(err, JG_ENOMEM, -1, "jg_histogram_fill: out of host memory");
+      if (st == JG_OK) st = jgi_scratch_alloc((int)dev.id, bc + bs, s, (void **)&dc, err);
+      if (st == JG_OK) {
+        ds = dc + (nb + 4);
+        st = jgi_cuda_error(err, cudaMemsetAsync(dc, 0, bc + bs, s), "jg_histogram_fill: cudaMemsetAsync");
+      }
       if (st == JG_OK) {
         args[8] = jg_arg_array(dc, nb + 4, JG_DTYPE_FLOAT64, dev);
         args[9] = jg_arg_array(ds, nb + 2, JG_DTYPE_FLOAT64, dev);
@@ -264,14 +269,17 @@ jg_status jg_histogram_fill(jg_hist1d *h, const jg_array *values, const jg_array
         if (l.grid > 4096) l.grid = 4096;
         st = jg_kernel_call(&jgi_kernel_hist1d, args, 10, &l, err);
       }
-      if (st == JG_OK) st = jgi_cuda_error(err, cudaMemcpyAsync(hc, dc, bc, cudaMemcpyDeviceToHost, s), "jg_histogram_fill: cudaMemcpyAsync");
-      if (st == JG_OK) st = jgi_cuda_error(err, cudaMemcpyAsync(hs, ds, bs, cudaMemcpyDeviceToHost, s), "jg_histogram_fill: cudaMemcpyAsync");
-      jgi_scratch_free(dc, s);
-      jgi_scratch_free(ds, s);
+      if (st == JG_OK) st = jgi_cuda_error(err, cudaMemcpyAsync(back, dc, bc + bs, cudaMemcpyDeviceToHost, s), "jg_histogram_fill: cudaMemcpyAsync");
+      if (dc != NULL) jgi_scratch_free(dc, s);
       const jg_status sync = jgi_cuda_error(err, cudaStreamSynchronize(s), "jg_histogram_fill: cudaStreamSynchronize");
       if (st == JG_OK) st = sync;
+      if (st == JG_OK) {
+        for (int64_t k = 0; k < nb + 4; k++) hc[k] += back[k];
+        for (int64_t k = 0; k < nb + 2; k++) hs[k] += back[nb + 4 + k];
+      }
       jgi_cuda_device_pop(prev, (int)dev.id);
     }
+    free(back);
 #else
     (void)stream;
     st = jg_error_set(err, JG_ENODEV, -1, "jg_histogram_fill: built without CUDA");

@@ -541,6 +541,63 @@ static void test_zip_device(void **state) {
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) jg_array_release(all[i]);
 }
 
+/* Fields that share one offsets buffer (two fields of a record, and a slice of them whose offsets
+ * do not start at 0): zip checks nothing and reads back only the range's two ends. */
+static void test_zip_device_shared_offsets(void **state) {
+  (void)state;
+  const int64_t off[5] = {0, 2, 2, 5, 6};
+  const float a[6] = {1, 2, 3, 4, 5, 6};
+  const int32_t b[6] = {10, 20, 30, 40, 50, 60};
+  jg_array *ha = NULL, *hb = NULL, *hl = NULL, *d = NULL;
+  JGT_OK(jg_array_from_host_offsets(off, 4, a, 6, JG_DTYPE_FLOAT32, &ha, &jgt_err_));
+  JGT_OK(jg_array_from_host_offsets(off, 4, b, 6, JG_DTYPE_INT32, &hb, &jgt_err_));
+  jg_array *rf[2] = {ha, hb};
+  const char *rn[2] = {"a", "b"};
+  JGT_OK(jg_array_zip(2, rf, rn, -1, &hl, &jgt_err_)); /* lists of {a, b}: one offsets buffer */
+  JGT_OK(jg_array_to_device(hl, 0, NULL, &d, &jgt_err_));
+  for (int sliced = 0; sliced < 2; sliced++) {
+    jg_array *src = NULL, *fa = NULL, *fb = NULL, *z = NULL;
+    JGT_OK(jg_array_slice(d, sliced ? 2 : 0, 4, &src, &jgt_err_));
+    JGT_OK(jg_array_field(src, "a", &fa, &jgt_err_));
+    JGT_OK(jg_array_field(src, "b", &fb, &jgt_err_));
+    jg_array *f[2] = {fb, fa};
+    const char *names[2] = {"b", "a"};
+    jg_transfer_counter c;
+    jg_transfer_counter_init(&c, NULL, 0);
+    JGT_OK(jg_transfer_scope_begin(&c, &jgt_err_));
+    JGT_OK(jg_array_zip(2, f, names, -1, &z, &jgt_err_));
+    JGT_OK(jg_transfer_scope_end(&c, &jgt_err_));
+    /* the first and last offset of the range, nothing else */
+    assert_int_equal(c.count[JG_TRANSFER_TO_HOST], 2);
+    assert_int_equal(c.bytes[JG_TRANSFER_TO_HOST], 16);
+    assert_int_equal(c.count[JG_TRANSFER_TO_DEVICE], 0);
+    assert_on_device(z, 0);
+    jg_array *hz = NULL, *za = NULL, *zb = NULL;
+    JGT_OK(jg_array_to_host(z, NULL, &hz, &jgt_err_));
+    JGT_OK(jg_array_field(hz, "a", &za, &jgt_err_));
+    JGT_OK(jg_array_field(hz, "b", &zb, &jgt_err_));
+    assert_int_equal(jg_array_length(hz), sliced ? 2 : 4);
+    jg_view ov, av, bv;
+    JGT_OK(jg_array_buffer(za, 0, &ov, &jgt_err_));
+    JGT_OK(jg_array_buffer(jg_array_child(za, 0), 0, &av, &jgt_err_));
+    JGT_OK(jg_array_buffer(jg_array_child(zb, 0), 0, &bv, &jgt_err_));
+    const jg_len first = sliced ? 2 : 0;
+    for (jg_len i = 0; i < jg_array_length(hz); i++) {
+      const int64_t s0 = view_int(&ov, i), s1 = view_int(&ov, i + 1);
+      assert_int_equal(s1 - s0, off[first + i + 1] - off[first + i]);
+      for (int64_t j = s0; j < s1; j++) {
+        const int64_t want = off[first + i] + (j - s0);
+        assert_true(((const float *)jg_view_data(&av))[j] == a[want]);
+        assert_int_equal(((const int32_t *)jg_view_data(&bv))[j], b[want]);
+      }
+    }
+    jg_array *all[] = {src, fa, fb, z, hz, za, zb};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) jg_array_release(all[i]);
+  }
+  jg_array *all[] = {ha, hb, hl, d};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) jg_array_release(all[i]);
+}
+
 int main(void) {
   JGT_REQUIRE_GPU();
   const struct CMUnitTest tests[] = {
@@ -549,6 +606,7 @@ int main(void) {
       cmocka_unit_test(test_mixed_backend_errors),
       cmocka_unit_test(test_from_counts_device),
       cmocka_unit_test(test_zip_device),
+      cmocka_unit_test(test_zip_device_shared_offsets),
   };
   return JGT_RUN_TESTS(tests, NULL, NULL);
 }

@@ -42,7 +42,10 @@ __device__ inline double fv_pair_mass2(const double *x) {
 }
 
 __device__ inline void fv_one(int64_t op, const double *x, double *o) {
-  if (op >= 0 && op <= 7) {
+  if (op == 2) {
+    /* the mass of two (pt, eta, phi, mass) vectors needs no Cartesian components */
+    o[0] = sqrt(fv_pair_mass2(x));
+  } else if (op >= 0 && op <= 7) {
     double a[4], b[4];
     if (op < 4) {
       fv_to_cartesian(x[0], x[1], x[2], x[3], a);

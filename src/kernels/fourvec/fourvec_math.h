@@ -61,7 +61,10 @@ static inline double jgk_fourvec_pair_mass2(const double *x) {
 
 /* o[0..outputs) for one element of `op` with inputs x[0..inputs). */
 static inline void jgk_fourvec_one(int64_t op, const double *x, double *o) {
-  if (op >= 0 && op <= 7) {
+  if (op == 2) {
+    /* the mass of two (pt, eta, phi, mass) vectors needs no Cartesian components */
+    o[0] = sqrt(jgk_fourvec_pair_mass2(x));
+  } else if (op >= 0 && op <= 7) {
     double a[4], b[4];
     if (op < 4) {
       jgk_fourvec_to_cartesian(x[0], x[1], x[2], x[3], a);

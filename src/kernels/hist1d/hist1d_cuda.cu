@@ -5,9 +5,11 @@
  * set and the launch gave it (n_bins + 2) * 2 doubles of dynamic shared memory; with less it
  * falls back to global atomics, so a wrong launch is slow, never wrong), then adds its
  * copy to the global arrays with one atomicAdd per bin: contention on popular bins stays inside
- * the block. Without use_shared every value goes to global memory with atomicAdd. Unweighted
- * counts are sums of 1.0, exact in any order, so host and GPU agree bit for bit; weighted sums
- * depend on the order of additions. The entry and NaN counters are accumulated per thread and
+ * the block. Unweighted, the lanes of a warp that fall in one bin are counted together
+ * (__match_any_sync): one shared atomic per distinct bin and warp. Without use_shared every
+ * value goes to global memory with atomicAdd. Unweighted counts are sums of integers, exact in
+ * any order, so host and GPU agree bit for bit; weighted sums depend on the order of
+ * additions. The entry and NaN counters are accumulated per thread and
  * added once per thread. */
 
 __device__ inline int64_t jgk_hist1d_slot(double v, int64_t n_bins, double lo, double hi,
@@ -51,13 +53,27 @@ __global__ void jgk_hist1d(int64_t n, const T *values, int64_t nw, const W *weig
   }
   const double w = __ddiv_rn(__dsub_rn(hi, lo), (double)n_bins);
   double entries = 0.0, nans = 0.0;
+  unsigned lane;
+  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
   JGK_FOR(i, n) {
     const int64_t s = jgk_hist1d_slot((double)values[i], n_bins, lo, hi, w);
     if (s < 0) {
       nans += 1.0;
       continue;
     }
-    const double wt = nw > 0 ? (double)weights[i] : 1.0;
+    if (nw == 0) {
+      /* The lanes of the warp that fall in the same slot add their count once, from the lowest
+       * of them: a popular bin (MET at low values) takes one atomic per warp, not 32. */
+      const unsigned peers = __match_any_sync(__activemask(), (long long)s);
+      if (lane == (unsigned)(__ffs(peers) - 1)) {
+        const double k = (double)__popc(peers);
+        atomicAdd(c + s, k);
+        atomicAdd(c2 + s, k);
+      }
+      entries += 1.0;
+      continue;
+    }
+    const double wt = (double)weights[i];
     atomicAdd(c + s, wt);
     atomicAdd(c2 + s, __dmul_rn(wt, wt));
     entries += 1.0;
