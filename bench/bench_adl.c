@@ -11,9 +11,11 @@
  * bandwidth floor (those bytes read once at the measured device-to-device copy bandwidth,
  * bench_copy_bandwidth) and the ratio time / floor (issue 7's goal: at most 3). The histograms'
  * entries are printed so that a run can be compared with `jagged adl` on the same file.
- * End-to-end times from the file are `jagged adl`'s own table. */
+ * End-to-end times from the file are `jagged adl`'s own table. ADL_QUERY=N runs query N only;
+ * ADL_PROFILE=1 adds each query's time per step and its host-device transfers. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "adl_queries.h"
@@ -33,6 +35,42 @@ static double array_bytes(const jg_array *a) {
   }
   for (int c = 0; c < jg_array_num_children(a); c++) total += array_bytes(jg_array_child(a, c));
   return total;
+}
+
+/* ADL_PROFILE set: one more run of the query with each step timed (adl_profile_enable) and the
+ * host-device transfers counted; prints the steps that take at least 2% of the run, then the
+ * transfers by call site. */
+static int profile_one(const adl_query *q, const adl_events *ev, jg_hist1d *const *hp,
+                       jg_stream stream) {
+  jg_error err;
+  jg_error_clear(&err);
+  static jg_transfer_event events[4096];
+  jg_transfer_counter c;
+  jg_transfer_counter_init(&c, events, sizeof events / sizeof events[0]);
+  adl_profile_enable(true);
+  jg_transfer_scope_begin(&c, NULL);
+  const double s = now_s();
+  const jg_status st = q->run(ev, hp, stream, &err);
+  const double total = now_s() - s;
+  jg_transfer_scope_end(&c, NULL);
+  if (st != JG_OK) {
+    fprintf(stderr, "bench_adl: query %s (profiled): %s\n", q->id, err.message);
+    adl_profile_enable(false);
+    return 1;
+  }
+  const adl_profile_step *steps = NULL;
+  const int n = adl_profile_steps(&steps);
+  printf("  profile of query %s: %.3f ms in %d steps (synchronised after each)\n", q->id,
+         1e3 * total, n);
+  for (int k = 0; k < n; k++) {
+    if (steps[k].seconds >= 0.02 * total)
+      printf("    step %3d %-18s %9.3f ms\n", k, steps[k].what, 1e3 * steps[k].seconds);
+  }
+  static char report[1 << 16];
+  jg_transfer_report(&c, report, sizeof report);
+  printf("  transfers of query %s:\n%s\n", q->id, report[0] != '\0' ? report : "  none");
+  adl_profile_enable(false);
+  return 0;
 }
 
 static int run_one(jg_parquet_file *file, adl_schema schema, const adl_query *q, int device,
@@ -100,6 +138,7 @@ static int run_one(jg_parquet_file *file, adl_schema schema, const adl_query *q,
     }
     printf("\n");
   }
+  if (rc == 0 && getenv("ADL_PROFILE") != NULL) rc = profile_one(q, &ev, hp, stream);
   adl_events_release(&ev);
   jg_array_release(batch);
   return rc;
@@ -150,7 +189,9 @@ int main(int argc, char **argv) {
   printf("%-6s %10s %10s %10s %10s %10s%s\n", "query", "events", "entries", "MB read", "time [ms]",
          "Mevents/s", bandwidth > 0 ? "  floor [ms]  ratio" : "");
   int rc = 0;
+  const char *only = getenv("ADL_QUERY"); /* one query's id, e.g. for a profiler */
   for (int q = 0; q < ADL_NQUERIES; q++) {
+    if (only != NULL && strcmp(only, adl_queries[q].id) != 0) continue;
     rc |= run_one(file, schema, &adl_queries[q], device, stream, bandwidth);
   }
   if (stream != NULL) jg_stream_destroy(stream);

@@ -7,5 +7,6 @@ int jg_cmd_info(int argc, char **argv);
 int jg_cmd_kernels(int argc, char **argv);
 int jg_cmd_parquet(int argc, char **argv);
 int jg_cmd_adl(int argc, char **argv);
+int jg_cmd_generate(int argc, char **argv);
 
 #endif /* JAGGED_CLI_H */

@@ -11,14 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "adl/adl.h"
 #include "adl/adl_queries.h"
 #include "cli.h"
 #include "jagged/jagged.h"
 #include "jagged/parquet.h"
+#include "progress.h"
 
 #define ADL_DEFAULT_EVENTS 1000000
 #define ADL_DEFAULT_SEED 42
@@ -49,44 +48,6 @@ static void adl_usage(FILE *out) {
           ADL_DEFAULT_EVENTS, ADL_DEFAULT_SEED);
 }
 
-static double now_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-/* ------------------------------------------------------------------------------------------ */
-/* Progress on stderr                                                                          */
-/* ------------------------------------------------------------------------------------------ */
-
-typedef struct progress {
-  bool tty;
-  bool shown;
-  double start, last;
-  int64_t done, total; /* row groups over all passes */
-} progress;
-
-static void progress_update(progress *p, const char *what) {
-  if (!p->tty) return;
-  const double t = now_s();
-  if (t - p->start < 1.0 || (t - p->last < 0.1 && p->done < p->total)) return;
-  p->last = t;
-  p->shown = true;
-  const int width = 30;
-  const int filled = p->total > 0 ? (int)(width * p->done / p->total) : width;
-  char bar[64];
-  for (int i = 0; i < width; i++) bar[i] = i < filled ? '#' : '.';
-  bar[width] = '\0';
-  fprintf(stderr, "\r[%s] %" PRId64 "/%" PRId64 " row groups  %-12s", bar, p->done, p->total,
-          what);
-  fflush(stderr);
-}
-
-static void progress_end(progress *p) {
-  if (p->shown) fprintf(stderr, "\r%*s\r", 70, "");
-  p->shown = false;
-}
-
 /* ------------------------------------------------------------------------------------------ */
 /* One pass: a reader thread hands batches to the query over a one-slot queue                  */
 /* ------------------------------------------------------------------------------------------ */
@@ -95,11 +56,11 @@ typedef struct pass {
   jg_parquet_reader *reader;
   pthread_mutex_t mu;
   pthread_cond_t cv;
-  jg_array *slot;    /* the next batch, or NULL */
-  bool full;         /* slot holds a batch (or the end) */
-  bool end;          /* the reader is done (at the end or failed) */
-  bool stop;         /* the consumer gave up */
-  jg_status st;      /* the reader's error */
+  jg_array *slot; /* the next batch, or NULL */
+  bool full;      /* slot holds a batch (or the end) */
+  bool end;       /* the reader is done (at the end or failed) */
+  bool stop;      /* the consumer gave up */
+  jg_status st;   /* the reader's error */
   jg_error err;
 } pass;
 
@@ -149,16 +110,16 @@ typedef struct run_config {
   const char *path;
   jg_parquet_file *file;
   adl_schema schema;
-  int device;        /* -1: cpu */
-  jg_stream stream;  /* the queries' stream (cuda) */
-  jg_stream copy;    /* the reader's copies (cuda) */
+  int device;       /* -1: cpu */
+  jg_stream stream; /* the queries' stream (cuda) */
+  jg_stream copy;   /* the reader's copies (cuda) */
   int64_t batch;
   int threads;
 } run_config;
 
 /* Runs query `q` over the whole file into hists (zeroed here). */
 static jg_status run_query(const run_config *cfg, const adl_query *q, jg_hist1d *const *hists,
-                           progress *prog, jg_error *err) {
+                           cli_progress *prog, jg_error *err) {
   for (int k = 0; k < q->nhists; k++) {
     memset(hists[k]->counts, 0, (size_t)(ADL_NBINS + 2) * sizeof(double));
     hists[k]->entries = 0;
@@ -211,7 +172,7 @@ static jg_status run_query(const run_config *cfg, const adl_query *q, jg_hist1d 
       prog->done++;
       if (rg < nrg) rg_end += jg_parquet_row_group_num_rows(cfg->file, rg);
     }
-    progress_update(prog, q->hists[0].plot.name);
+    cli_progress_update(prog, q->hists[0].plot.name);
   }
   pthread_mutex_lock(&p.mu);
   p.stop = true;
@@ -243,11 +204,12 @@ static int mkdir_p(const char *path) {
   return 0;
 }
 
+/* adl_generate's progress callback: row groups written, on the bar `user`. */
 static void generate_progress(int64_t done, int64_t total, void *user) {
-  progress *p = user;
+  cli_progress *p = user;
   p->done = done;
   p->total = total;
-  progress_update(p, "generating");
+  cli_progress_update(p, "generating");
 }
 
 /* The default sample's path, made (once) when it does not exist. */
@@ -262,7 +224,7 @@ static int default_sample(char *path, size_t size) {
   } else {
     snprintf(dir, sizeof dir, "/tmp/jagged-cache");
   }
-  if ((size_t)snprintf(path, size, "%s/adl-toy-v1-%d-seed%d.parquet", dir, ADL_DEFAULT_EVENTS,
+  if ((size_t)snprintf(path, size, "%s/adl-toy-v2-%d-seed%d.parquet", dir, ADL_DEFAULT_EVENTS,
                        ADL_DEFAULT_SEED) >= size) {
     fprintf(stderr, "jagged adl: the cache path %s is too long\n", dir);
     return 1;
@@ -271,13 +233,13 @@ static int default_sample(char *path, size_t size) {
   if (stat(path, &stt) == 0) return 0;
   const int e = mkdir_p(dir);
   if (e != 0) {
-    fprintf(stderr, "jagged adl: cannot create %s for the default sample: %s\n", dir,
-            strerror(e));
+    fprintf(stderr, "jagged adl: cannot create %s for the default sample: %s\n", dir, strerror(e));
     return 1;
   }
   fprintf(stderr, "jagged adl: making the default sample: jagged generate %d --seed %d --out %s\n",
           ADL_DEFAULT_EVENTS, ADL_DEFAULT_SEED, path);
-  progress prog = {.tty = isatty(2) != 0, .start = now_s()};
+  cli_progress prog;
+  cli_progress_start(&prog, 0, "row groups");
   adl_generate_options go;
   memset(&go, 0, sizeof go);
   go.seed = ADL_DEFAULT_SEED;
@@ -286,7 +248,7 @@ static int default_sample(char *path, size_t size) {
   jg_error err;
   jg_error_clear(&err);
   const jg_status st = adl_generate(path, ADL_DEFAULT_EVENTS, &go, &err);
-  progress_end(&prog);
+  cli_progress_end(&prog);
   if (st != JG_OK) {
     fprintf(stderr, "jagged adl: making the default sample failed: %s\n", err.message);
     return 1;
@@ -327,10 +289,14 @@ static bool parse_queries(const char *s, bool selected[ADL_NQUERIES]) {
 }
 
 static void human_rate(double v, char *buf, size_t size) {
-  if (v >= 1e9) snprintf(buf, size, "%.2f G", v / 1e9);
-  else if (v >= 1e6) snprintf(buf, size, "%.2f M", v / 1e6);
-  else if (v >= 1e3) snprintf(buf, size, "%.2f k", v / 1e3);
-  else snprintf(buf, size, "%.0f", v);
+  if (v >= 1e9)
+    snprintf(buf, size, "%.2f G", v / 1e9);
+  else if (v >= 1e6)
+    snprintf(buf, size, "%.2f M", v / 1e6);
+  else if (v >= 1e3)
+    snprintf(buf, size, "%.2f k", v / 1e3);
+  else
+    snprintf(buf, size, "%.0f", v);
 }
 
 int jg_cmd_adl(int argc, char **argv) {
@@ -469,20 +435,20 @@ int jg_cmd_adl(int argc, char **argv) {
       }
     }
   }
-  progress prog = {.tty = isatty(2) != 0, .start = now_s()};
   int nselected = 0;
   for (int q = 0; q < ADL_NQUERIES; q++) nselected += selected[q];
-  prog.total = (int64_t)nselected * jg_parquet_num_row_groups(cfg.file);
+  cli_progress prog;
+  cli_progress_start(&prog, (int64_t)nselected * jg_parquet_num_row_groups(cfg.file), "row groups");
   const bool plots = adl_plot_available();
   for (int q = 0; q < ADL_NQUERIES && rc == 0; q++) {
     if (!selected[q]) continue;
     const adl_query *query = &adl_queries[q];
     jg_hist1d *hp[ADL_MAX_HISTS] = {&hists[q][0], &hists[q][1]};
-    const double t0 = now_s();
+    const double t0 = cli_now_s();
     const jg_status st = run_query(&cfg, query, hp, &prog, &err);
-    times[q] = now_s() - t0;
+    times[q] = cli_now_s() - t0;
     if (st != JG_OK) {
-      progress_end(&prog);
+      cli_progress_end(&prog);
       fprintf(stderr, "jagged adl: query %s on %s: %s\n", query->id, file_arg, err.message);
       rc = 1;
       break;
@@ -496,21 +462,26 @@ int jg_cmd_adl(int argc, char **argv) {
       snprintf(svg, sizeof svg, "%s/%s.svg", out_dir, info->name);
       if (adl_write_csv(&hists[q][k], csv, &err) != JG_OK ||
           (plots && adl_plot(&hists[q][k], info, png, svg, &err) != JG_OK)) {
-        progress_end(&prog);
+        cli_progress_end(&prog);
         fprintf(stderr, "jagged adl: %s\n", err.message);
         rc = 1;
       }
     }
   }
-  progress_end(&prog);
+  cli_progress_end(&prog);
   if (!plots && rc == 0) {
-    fprintf(stderr, "jagged adl: plots skipped: this build has no PLplot (install libplplot-dev "
-                    "and plplot-driver-cairo, then rebuild)\n");
+    /* why: a build without PLplot, or PLplot's devices missing or broken on this machine */
+    jg_error why;
+    jg_error_clear(&why);
+    adl_plot(&hists[0][0], &adl_queries[0].hists[0].plot, NULL, NULL, &why);
+    fprintf(stderr, "jagged adl: plots skipped: %s\n", why.message);
   }
   /* The summary. */
   char devname[32];
-  if (cfg.device >= 0) snprintf(devname, sizeof devname, "cuda:%d", cfg.device);
-  else snprintf(devname, sizeof devname, "cpu");
+  if (cfg.device >= 0)
+    snprintf(devname, sizeof devname, "cuda:%d", cfg.device);
+  else
+    snprintf(devname, sizeof devname, "cpu");
   const int64_t nevents = jg_parquet_num_rows(cfg.file);
   printf("jagged adl: %s (%" PRId64 " events, %d row groups, %s columns)\n", file_arg, nevents,
          jg_parquet_num_row_groups(cfg.file),
@@ -566,8 +537,10 @@ int jg_cmd_adl(int argc, char **argv) {
       }
     }
     if (rc == 0) {
-      if (ndiffer == 0) printf("check: all histograms same as %s\n", check_dir);
-      else printf("check: %d histogram(s) differ from %s\n", ndiffer, check_dir);
+      if (ndiffer == 0)
+        printf("check: all histograms same as %s\n", check_dir);
+      else
+        printf("check: %d histogram(s) differ from %s\n", ndiffer, check_dir);
     }
     if (ndiffer != 0 && rc == 0) rc = 1;
   }

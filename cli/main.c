@@ -12,6 +12,7 @@ static void usage(FILE *out) {
           "\n"
           "commands:\n"
           "  adl        the IRIS-HEP ADL benchmark queries on CMS events (Parquet), CPU or GPU\n"
+          "  generate   toy NanoAOD-like events (muons, electrons, jets, MET) to a Parquet file\n"
           "  info       jagged version, CUDA build and devices, memory resources\n"
           "  kernels    the kernel catalog: implementations, selection, parity, checks\n"
           "  parquet    a Parquet file's metadata, jagged type and first rows\n"
@@ -66,6 +67,7 @@ int main(int argc, char **argv) {
   const char *cmd = argv[1];
   jg_log_set_callback(log_to_stderr, NULL, JG_LOG_WARN);
   if (strcmp(cmd, "adl") == 0) return finish(jg_cmd_adl(argc - 2, argv + 2));
+  if (strcmp(cmd, "generate") == 0) return finish(jg_cmd_generate(argc - 2, argv + 2));
   if (strcmp(cmd, "info") == 0) return finish(jg_cmd_info(argc - 2, argv + 2));
   if (strcmp(cmd, "kernels") == 0) return finish(jg_cmd_kernels(argc - 2, argv + 2));
   if (strcmp(cmd, "parquet") == 0) return finish(jg_cmd_parquet(argc - 2, argv + 2));

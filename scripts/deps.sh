@@ -9,6 +9,9 @@
 # Parquet's codecs: snappy, zlib, zstd, lz4, brotli.
 JG_PACKAGES_MAIN=(cmake make gcc libc6-dev libxxhash-dev python3 libsnappy-dev zlib1g-dev libzstd-dev
   liblz4-dev libbrotli-dev)
+# jagged adl's plots: PLplot and its cairo driver (the pngcairo device for PNG; SVG uses PLplot's
+# own svg driver). Optional to the build, which without them skips the plots and says so.
+JG_PACKAGES_MAIN+=(libplplot-dev plplot-driver-cairo)
 if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ] || [ -n "${CUDACXX:-}" ]; then
   JG_PACKAGES_MAIN+=(g++)
 fi

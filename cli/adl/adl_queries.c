@@ -5,10 +5,12 @@
  * code runs on cpu and cuda batches. Intermediate arrays are kept in a `scope` and released
  * together at the end of the batch; the first failing operation stops the query (every later
  * step becomes a no-op) and its status and message are returned. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, for the profile */
 #include "adl_queries.h"
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 /* ------------------------------------------------------------------------------------------ */
 /* A scope of intermediate arrays: short-circuits after the first error                        */
@@ -30,10 +32,53 @@ typedef struct scope {
   jg_error *err;
 } scope;
 
+/* ------------------------------------------------------------------------------------------ */
+/* The profile (adl_profile_enable): each step's time, the stream synchronised after each       */
+/* ------------------------------------------------------------------------------------------ */
+
+static bool prof_on;
+static int prof_n, prof_step;
+static double prof_last;
+static adl_profile_step prof_steps[ADL_PROFILE_MAX_STEPS];
+
+static double prof_now(jg_stream stream) {
+  if (stream != NULL) jg_stream_synchronize(stream, NULL);
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+void adl_profile_enable(bool on) {
+  prof_on = on;
+  prof_n = 0;
+  memset(prof_steps, 0, sizeof prof_steps);
+}
+
+int adl_profile_steps(const adl_profile_step **steps) {
+  *steps = prof_steps;
+  return prof_n;
+}
+
+/* The step just finished: its time since the previous one goes to its entry. */
+static void prof_record(jg_stream stream, const char *what) {
+  if (!prof_on || prof_step >= ADL_PROFILE_MAX_STEPS) return;
+  const double t = prof_now(stream);
+  adl_profile_step *e = &prof_steps[prof_step++];
+  e->what = what;
+  e->seconds += t - prof_last;
+  e->calls++;
+  if (prof_step > prof_n) prof_n = prof_step;
+  prof_last = prof_now(stream);
+}
+
 static void scope_init(scope *sc, jg_stream stream, jg_error *err) {
   memset(sc, 0, sizeof *sc);
   sc->stream = stream;
   sc->err = err;
+  if (prof_on) {
+    prof_step = 0;
+    prof_last = prof_now(stream);
+  }
 }
 
 static jg_status scope_end(scope *sc) {
@@ -64,6 +109,7 @@ static jg_array *keep(scope *sc, jg_status st, jg_array *a) {
     if ((sc)->st != JG_OK) return NULL;                                                        \
     jg_array *out_ = NULL;                                                                     \
     jg_status st_ = (call);                                                                    \
+    prof_record((sc)->stream, __func__);                                                       \
     return keep((sc), st_, out_);                                                              \
   } while (0)
 
@@ -140,6 +186,7 @@ static jg_array *zip(scope *sc, int n, jg_array *const *fields, const char *cons
 static void fill(scope *sc, jg_hist1d *h, const jg_array *values) {
   if (sc->st != JG_OK) return;
   sc->st = jg_histogram_fill(h, values, NULL, sc->stream, sc->err);
+  prof_record(sc->stream, "fill");
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -348,28 +395,28 @@ static jg_status query8(const adl_events *ev, jg_hist1d *const *h, jg_stream s, 
 
 const adl_query adl_queries[ADL_NQUERIES] = {
     {"1", "MET of every event", 1,
-     {H("query-1", "Q1: missing transverse momentum of every event", "E#dT#u#fimiss#fn [GeV]",
+     {H("query-1", "Q1: missing transverse momentum of every event", "E#dT#u#umiss#d [GeV]",
         "events", 0, 2000)},
      "MET.pt", query1},
     {"2", "pt of every jet", 1,
      {H("query-2", "Q2: transverse momentum of every jet", "jet p#dT#u [GeV]", "jets", 15, 60)},
      "Jet.pt", query2},
     {"3", "pt of jets with |eta| < 1", 1,
-     {H("query-3", "Q3: transverse momentum of the jets with |#gh| < 1", "jet p#dT#u [GeV]",
+     {H("query-3", "Q3: transverse momentum of the jets with |#gy| < 1", "jet p#dT#u [GeV]",
         "jets", 15, 60)},
      "Jet.pt Jet.eta", query3},
     {"4", "MET of events with >= 2 jets of pt > 40 GeV", 1,
      {H("query-4", "Q4: MET of the events with at least two jets of p#dT#u > 40 GeV",
-        "E#dT#u#fimiss#fn [GeV]", "events", 0, 2000)},
+        "E#dT#u#umiss#d [GeV]", "events", 0, 2000)},
      "Jet.pt MET.pt", query4},
     {"5", "MET of events with an opposite-charge muon pair of mass 60-120 GeV", 1,
-     {H("query-5", "Q5: MET of the events with an opposite-charge #gm#gm pair, 60 < m < 120 GeV",
-        "E#dT#u#fimiss#fn [GeV]", "events", 0, 2000)},
+     {H("query-5", "Q5: MET of events with an opposite-charge #gm#gm pair of mass 60-120 GeV",
+        "E#dT#u#umiss#d [GeV]", "events", 0, 2000)},
      "Muon.pt Muon.eta Muon.phi Muon.charge MET.pt", query5},
     {"6", "the jet triplet of mass closest to 172.5 GeV: its pt and largest btag", 2,
      {H("query-6-1", "Q6: p#dT#u of the jet triplet of mass closest to 172.5 GeV",
         "triplet p#dT#u [GeV]", "events", 15, 40),
-      H("query-6-2", "Q6: largest b-tag discriminant of that triplet's jets",
+      H("query-6-2", "Q6: largest b-tag of the jets of the triplet of mass closest to 172.5 GeV",
         "largest b-tag discriminant", "events", 0, 1)},
      "Jet.pt Jet.eta Jet.phi Jet.mass Jet.btag", query6},
     {"7", "scalar sum of the pt of jets of pt > 30 GeV isolated from leptons of pt > 10 GeV", 1,

@@ -73,4 +73,23 @@ jg_status adl_events_from_batch(const jg_array *batch, adl_schema schema, jg_str
                                 adl_events *ev, jg_error *err);
 void adl_events_release(adl_events *ev);
 
+/** One step of a query's profile: the operation's helper ("mask", "combinations", "fill", ...),
+ *  its time in seconds summed over `calls` batches (the stream synchronised before and after). */
+typedef struct adl_profile_step {
+  const char *what;
+  double seconds;
+  int64_t calls;
+} adl_profile_step;
+
+#define ADL_PROFILE_MAX_STEPS 128
+
+/** Turns the profile on or off and clears it. On, every operation of a query synchronises the
+ *  stream and adds its time to step k of the profile (k: its position in the query), so a run of
+ *  one query over several batches sums per step. For bench_adl; not thread-safe; off by
+ *  default, when it costs nothing. */
+void adl_profile_enable(bool on);
+
+/** The steps recorded since adl_profile_enable (their count; *steps points to static storage). */
+int adl_profile_steps(const adl_profile_step **steps);
+
 #endif /* JAGGED_CLI_ADL_QUERIES_H */

@@ -1,0 +1,189 @@
+/* test_generate_cli.c: `jagged generate` run as a user would (the tool, through the shell): bad
+ * arguments give exit status 2, an unwritable --out exit status 1, each with one line on stderr
+ * and no file left (nor FILE.tmp); a good run prints one summary line, leaves the file and no
+ * temporary, and gives the same bytes for any --threads. */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "jg_test.h"
+
+#ifndef JG_CLI_PATH
+#define JG_CLI_PATH ""
+#endif
+
+static char tmpdir[256];
+
+static int setup(void **state) {
+  (void)state;
+  snprintf(tmpdir, sizeof tmpdir, "/tmp/jg_test_generate_cli_XXXXXX");
+  return mkdtemp(tmpdir) == NULL ? -1 : 0;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  char cmd[512];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+  return system(cmd) == 0 ? 0 : -1;
+}
+
+/** Runs `jagged ARGS` with stdout in TMP/out and stderr in TMP/err; returns the exit status. */
+static int run_tool(const char *args) {
+  char cmd[2048];
+  snprintf(cmd, sizeof cmd, "'%s' %s >'%s/out' 2>'%s/err'", JG_CLI_PATH, args, tmpdir, tmpdir);
+  const int rc = system(cmd);
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+/** TMP/name's text into buf. */
+static void read_text(const char *name, char *buf, size_t size) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+  FILE *f = fopen(path, "rb");
+  assert_non_null(f);
+  const size_t n = fread(buf, 1, size - 1, f);
+  buf[n] = '\0';
+  fclose(f);
+}
+
+/** The number of lines of `s`. */
+static int count_lines(const char *s) {
+  int n = 0;
+  for (const char *p = s; *p; p++) n += *p == '\n';
+  return n;
+}
+
+/** Whether TMP/name exists. */
+static bool exists(const char *name) {
+  char path[512];
+  struct stat st;
+  snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+  return stat(path, &st) == 0;
+}
+
+/** `jagged generate ARGS --out TMP/x.parquet` (when with_out) exits with `want`, prints nothing on
+ *  stdout and exactly one stderr line containing `what`, and leaves neither x.parquet nor
+ *  x.parquet.tmp. */
+static void expect_failure(const char *args, bool with_out, int want, const char *what) {
+  char cmd[1024], out[4096], err[4096];
+  if (with_out) {
+    snprintf(cmd, sizeof cmd, "generate %s --out '%s/x.parquet'", args, tmpdir);
+  } else {
+    snprintf(cmd, sizeof cmd, "generate %s", args);
+  }
+  const int rc = run_tool(cmd);
+  read_text("out", out, sizeof out);
+  read_text("err", err, sizeof err);
+  if (rc != want) fail_msg("generate %s: exit status %d, want %d; stderr: %s", args, rc, want, err);
+  if (strstr(err, what) == NULL) fail_msg("generate %s: stderr lacks '%s': %s", args, what, err);
+  if (count_lines(err) != 1)
+    fail_msg("generate %s: %d lines on stderr: %s", args, count_lines(err), err);
+  if (out[0] != '\0') fail_msg("generate %s: stdout not empty: %s", args, out);
+  assert_false(exists("x.parquet"));
+  assert_false(exists("x.parquet.tmp"));
+}
+
+static void test_bad_n(void **state) {
+  (void)state;
+  expect_failure("abc", true, 2, "'abc'");
+  expect_failure("-5", true, 2, "'-5'");
+  expect_failure("10x", true, 2, "'10x'");
+  expect_failure("1.5M", true, 2, "'1.5M'");
+  expect_failure("99999999999999999999", true, 2, "'99999999999999999999'");
+  expect_failure("''", true, 2, "''");
+  expect_failure("", true, 2, "N is missing");
+  expect_failure("10 20", true, 2, "more than one N");
+}
+
+static void test_bad_options(void **state) {
+  (void)state;
+  expect_failure("10 --frobnicate", true, 2, "unknown option '--frobnicate'");
+  expect_failure("10", false, 2, "--out FILE is missing");
+  expect_failure("10 --threads -1", true, 2, "--threads");
+  expect_failure("10 --threads many", true, 2, "--threads");
+  expect_failure("10 --row-group-rows 0", true, 2, "--row-group-rows");
+  expect_failure("10 --seed -3", true, 2, "--seed");
+  expect_failure("10 --codec lzma", true, 2, "--codec");
+  expect_failure("10 --out", false, 2, "--out needs a value");
+}
+
+static void test_unwritable_out(void **state) {
+  (void)state;
+  char args[1024], err[4096];
+  snprintf(args, sizeof args, "generate 1000 --out '%s/no-such-dir/y.parquet'", tmpdir);
+  assert_int_equal(run_tool(args), 1);
+  read_text("err", err, sizeof err);
+  assert_int_equal(count_lines(err), 1);
+  JGT_CONTAINS(err, "no-such-dir/y.parquet");
+  assert_false(exists("no-such-dir"));
+  /* a directory in the way: nothing written, the directory and its file untouched */
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd, "mkdir '%s/d' && touch '%s/d/keep'", tmpdir, tmpdir);
+  assert_int_equal(system(cmd), 0);
+  snprintf(args, sizeof args, "generate 1000 --out '%s/d'", tmpdir);
+  assert_int_equal(run_tool(args), 1);
+  read_text("err", err, sizeof err);
+  assert_int_equal(count_lines(err), 1);
+  assert_false(exists("d.tmp"));
+  assert_true(exists("d/keep"));
+}
+
+/* One summary line; the file and no temporary; the same bytes for --threads 1 and 3; k suffix. */
+static void test_good_run(void **state) {
+  (void)state;
+  char args[1024], out[4096], err[4096];
+  snprintf(args, sizeof args,
+           "generate 2k --out '%s/a.parquet' --row-group-rows 500 --seed 5 "
+           "--threads 1",
+           tmpdir);
+  assert_int_equal(run_tool(args), 0);
+  read_text("out", out, sizeof out);
+  read_text("err", err, sizeof err);
+  assert_int_equal(count_lines(out), 1);
+  JGT_CONTAINS(out, "2000 events, 4 row groups, ");
+  JGT_CONTAINS(out, " bytes, ");
+  assert_string_equal(err, "");
+  assert_true(exists("a.parquet"));
+  assert_false(exists("a.parquet.tmp"));
+  snprintf(args, sizeof args,
+           "generate 2000 --out '%s/b.parquet' --row-group-rows 500 --seed 5 "
+           "--threads 3",
+           tmpdir);
+  assert_int_equal(run_tool(args), 0);
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd, "cmp -s '%s/a.parquet' '%s/b.parquet'", tmpdir, tmpdir);
+  assert_int_equal(system(cmd), 0);
+  /* another codec, and 0 events */
+  snprintf(args, sizeof args, "generate 1k --out '%s/z.parquet' --codec zstd", tmpdir);
+  assert_int_equal(run_tool(args), 0);
+  snprintf(args, sizeof args, "generate 0 --out '%s/e.parquet'", tmpdir);
+  assert_int_equal(run_tool(args), 0);
+  read_text("out", out, sizeof out);
+  JGT_CONTAINS(out, "0 events, 0 row groups");
+}
+
+static void test_help(void **state) {
+  (void)state;
+  char out[8192];
+  assert_int_equal(run_tool("generate --help"), 0);
+  read_text("out", out, sizeof out);
+  JGT_CONTAINS(out, "usage: jagged generate N --out FILE");
+  assert_int_equal(run_tool("help"), 0);
+  read_text("out", out, sizeof out);
+  JGT_CONTAINS(out, "  generate ");
+}
+
+int main(void) {
+  if (JG_CLI_PATH[0] == '\0') {
+    printf("[  SKIPPED ] the jagged tool is not built (JG_BUILD_CLI=OFF)\n");
+    return 77;
+  }
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_bad_n),          cmocka_unit_test(test_bad_options),
+      cmocka_unit_test(test_unwritable_out), cmocka_unit_test(test_good_run),
+      cmocka_unit_test(test_help),
+  };
+  return JGT_RUN_TESTS(tests, setup, teardown);
+}
