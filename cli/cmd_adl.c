@@ -2,7 +2,9 @@
  * events (or the toy sample `jagged generate` makes), on the CPU or a GPU, streamed row group by
  * row group: a reader thread decodes (and on the GPU copies) the next batch while the queries run
  * on the current one. Writes a CSV and plots per histogram, a summary table on stdout, and with
- * --check compares the histograms with reference CSVs. */
+ * --check compares the histograms with reference CSVs. On the CPU several threads run the query
+ * on successive batches, each into its own histograms, added up at the end. */
+#define _POSIX_C_SOURCE 200809L /* sysconf */
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -11,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "adl/adl.h"
 #include "adl/adl_queries.h"
@@ -40,7 +43,8 @@ static void adl_usage(FILE *out) {
           "  --check DIR     compare each histogram with DIR/query-N.csv: prints same or the bins\n"
           "                  that differ; the exit status is 0 only when all match\n"
           "  --batch N       events per batch (default 0: one row group a batch)\n"
-          "  --threads N     threads decoding Parquet (default 0: one per core)\n"
+          "  --threads N     threads decoding Parquet and, on the CPU, running the queries on\n"
+          "                  batches side by side (default 0: one per core)\n"
           "\n"
           "Prints one row per histogram: entries, time (the query's pass over the file: read,\n"
           "decode, copy and compute), events per second and device. A progress bar goes to\n"
@@ -59,9 +63,15 @@ typedef struct pass {
   jg_array *slot; /* the next batch, or NULL */
   bool full;      /* slot holds a batch (or the end) */
   bool end;       /* the reader is done (at the end or failed) */
-  bool stop;      /* the consumer gave up */
+  bool stop;      /* a consumer failed: the reader and the other consumers stop */
   jg_status st;   /* the reader's error */
   jg_error err;
+  /* Progress, under mu: rows consumed, and the row groups they complete. */
+  const jg_parquet_file *file;
+  cli_progress *prog;
+  const char *label;
+  int64_t rows, rg_end;
+  int rg, nrg;
 } pass;
 
 static void *reader_main(void *arg) {
@@ -92,15 +102,20 @@ static void *reader_main(void *arg) {
   }
 }
 
-/* The next batch (NULL at the end or on error: *st says which). */
+/* The next batch (NULL at the end, on the reader's error, *st says which, or once a consumer
+ * failed, *st JG_OK). */
 static jg_array *pass_next(pass *p, jg_status *st, jg_error *err) {
   pthread_mutex_lock(&p->mu);
-  while (!p->full) pthread_cond_wait(&p->cv, &p->mu);
-  jg_array *b = p->slot;
-  p->slot = NULL;
-  p->full = p->end; /* at the end the slot stays "full" of nothing */
-  *st = b == NULL ? p->st : JG_OK;
-  if (b == NULL && p->st != JG_OK && err != NULL) *err = p->err;
+  while (!p->full && !p->stop) pthread_cond_wait(&p->cv, &p->mu);
+  jg_array *b = NULL;
+  *st = JG_OK;
+  if (!p->stop) {
+    b = p->slot;
+    p->slot = NULL;
+    p->full = p->end; /* at the end the slot stays "full" of nothing */
+    *st = b == NULL ? p->st : JG_OK;
+    if (b == NULL && p->st != JG_OK && err != NULL) *err = p->err;
+  }
   pthread_cond_broadcast(&p->cv);
   pthread_mutex_unlock(&p->mu);
   return b;
@@ -115,7 +130,62 @@ typedef struct run_config {
   jg_stream copy;   /* the reader's copies (cuda) */
   int64_t batch;
   int threads;
+  int consumers; /* threads running the query on batches (1 on the GPU: one stream) */
 } run_config;
+
+/* One consumer of a pass: runs the query on batch after batch into its own histograms until the
+ * end, an error (it stops the pass) or another consumer's error. */
+typedef struct consumer {
+  pass *p;
+  const run_config *cfg;
+  const adl_query *q;
+  jg_hist1d h[ADL_MAX_HISTS];
+  double counts[ADL_MAX_HISTS][ADL_NBINS + 2];
+  jg_status st;
+  jg_error err;
+} consumer;
+
+static void *consumer_main(void *arg) {
+  consumer *c = arg;
+  pass *p = c->p;
+  jg_hist1d *hp[ADL_MAX_HISTS] = {&c->h[0], &c->h[1]};
+  jg_error_clear(&c->err);
+  for (;;) {
+    jg_status st = JG_OK;
+    jg_array *batch = pass_next(p, &st, &c->err);
+    if (batch == NULL) {
+      c->st = st;
+      break;
+    }
+    adl_events ev;
+    st = adl_events_from_batch(batch, c->cfg->schema, c->cfg->stream, &ev, &c->err);
+    if (st == JG_OK) {
+      st = c->q->run(&ev, hp, c->cfg->stream, &c->err);
+      adl_events_release(&ev);
+    }
+    const int64_t n = jg_array_length(batch);
+    jg_array_release(batch);
+    pthread_mutex_lock(&p->mu);
+    if (st != JG_OK) {
+      p->stop = true;
+      pthread_cond_broadcast(&p->cv);
+    } else {
+      p->rows += n;
+      while (p->rg < p->nrg && p->rows >= p->rg_end) {
+        p->rg++;
+        p->prog->done++;
+        if (p->rg < p->nrg) p->rg_end += jg_parquet_row_group_num_rows(p->file, p->rg);
+      }
+      cli_progress_update(p->prog, p->label);
+    }
+    pthread_mutex_unlock(&p->mu);
+    if (st != JG_OK) {
+      c->st = st;
+      break;
+    }
+  }
+  return NULL;
+}
 
 /* Runs query `q` over the whole file into hists (zeroed here). */
 static jg_status run_query(const run_config *cfg, const adl_query *q, jg_hist1d *const *hists,
@@ -152,28 +222,50 @@ static jg_status run_query(const run_config *cfg, const adl_query *q, jg_hist1d 
     return jg_error_set(err, JG_ENOMEM, -1, "cannot start the reader thread");
   }
   /* Row groups are counted as their last row is consumed. */
-  const int nrg = jg_parquet_num_row_groups(cfg->file);
-  int rg = 0;
-  int64_t rows = 0, rg_end = nrg > 0 ? jg_parquet_row_group_num_rows(cfg->file, 0) : 0;
-  for (;;) {
-    jg_array *batch = pass_next(&p, &st, err);
-    if (batch == NULL) break;
-    adl_events ev;
-    st = adl_events_from_batch(batch, cfg->schema, cfg->stream, &ev, err);
-    if (st == JG_OK) {
-      st = q->run(&ev, hists, cfg->stream, err);
-      adl_events_release(&ev);
+  p.file = cfg->file;
+  p.prog = prog;
+  p.label = q->hists[0].plot.name;
+  p.nrg = jg_parquet_num_row_groups(cfg->file);
+  p.rg_end = p.nrg > 0 ? jg_parquet_row_group_num_rows(cfg->file, 0) : 0;
+  /* The consumers: each fills its own histograms (unweighted counts, so their sum does not
+   * depend on which consumer took which batch); the first runs on this thread. */
+  const int nc = cfg->consumers > 1 ? cfg->consumers : 1;
+  consumer *cs = calloc((size_t)nc, sizeof *cs);
+  pthread_t *threads = calloc((size_t)nc, sizeof *threads);
+  int started = 1;
+  if (cs == NULL || threads == NULL) {
+    st = jg_error_set(err, JG_ENOMEM, -1, "out of memory for %d query threads", nc);
+  } else {
+    for (int c = 0; c < nc; c++) {
+      cs[c].p = &p;
+      cs[c].cfg = cfg;
+      cs[c].q = q;
+      for (int k = 0; k < ADL_MAX_HISTS; k++) {
+        cs[c].h[k] = *hists[k < q->nhists ? k : 0];
+        cs[c].h[k].counts = cs[c].counts[k];
+      }
     }
-    rows += jg_array_length(batch);
-    jg_array_release(batch);
-    if (st != JG_OK) break;
-    while (rg < nrg && rows >= rg_end) {
-      rg++;
-      prog->done++;
-      if (rg < nrg) rg_end += jg_parquet_row_group_num_rows(cfg->file, rg);
+    for (; started < nc; started++) {
+      if (pthread_create(&threads[started], NULL, consumer_main, &cs[started]) != 0) break;
     }
-    cli_progress_update(prog, q->hists[0].plot.name);
+    consumer_main(&cs[0]);
+    for (int c = 1; c < started; c++) pthread_join(threads[c], NULL);
+    for (int c = 0; c < nc && st == JG_OK; c++) {
+      if (c < started && cs[c].st != JG_OK) {
+        st = cs[c].st;
+        if (err != NULL) *err = cs[c].err;
+      }
+    }
+    for (int c = 0; c < started; c++) {
+      for (int k = 0; k < q->nhists; k++) {
+        for (int b = 0; b < ADL_NBINS + 2; b++) hists[k]->counts[b] += cs[c].counts[k][b];
+        hists[k]->entries += cs[c].h[k].entries;
+        hists[k]->nan += cs[c].h[k].nan;
+      }
+    }
   }
+  free(cs);
+  free(threads);
   pthread_mutex_lock(&p.mu);
   p.stop = true;
   pthread_cond_broadcast(&p.cv);
@@ -183,7 +275,7 @@ static jg_status run_query(const run_config *cfg, const adl_query *q, jg_hist1d 
   pthread_cond_destroy(&p.cv);
   pthread_mutex_destroy(&p.mu);
   jg_parquet_reader_close(p.reader);
-  prog->done += nrg - rg; /* empty row groups and the rest after an error */
+  prog->done += p.nrg - p.rg; /* empty row groups and the rest after an error */
   return st;
 }
 
@@ -373,6 +465,15 @@ int jg_cmd_adl(int argc, char **argv) {
       return 1;
     }
   }
+  /* On the CPU, --threads threads (0: one per core, at most 16) run the query on successive
+   * batches side by side; on the GPU one thread feeds the one stream. */
+  if (cfg.device < 0) {
+    const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    cfg.consumers = threads > 0 ? (int)threads : cores > 0 ? (int)cores : 1;
+    if (cfg.consumers > 16) cfg.consumers = 16;
+  } else {
+    cfg.consumers = 1;
+  }
   char default_path[PATH_MAX];
   if (file_arg == NULL) {
     if (default_sample(default_path, sizeof default_path) != 0) return 1;
@@ -483,6 +584,9 @@ int jg_cmd_adl(int argc, char **argv) {
   else
     snprintf(devname, sizeof devname, "cpu");
   const int64_t nevents = jg_parquet_num_rows(cfg.file);
+  int nran = 0;
+  for (int q = 0; q < ADL_NQUERIES; q++) nran += ran[q];
+  if (nran == 0) goto done; /* the first query failed: its line on stderr says it all */
   printf("jagged adl: %s (%" PRId64 " events, %d row groups, %s columns)\n", file_arg, nevents,
          jg_parquet_num_row_groups(cfg.file),
          cfg.schema == ADL_SCHEMA_FLAT ? "flat NanoAOD" : "record");

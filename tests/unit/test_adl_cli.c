@@ -6,12 +6,12 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <stdlib.h>
-#include <sys/wait.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
-#include "jg_test.h"
 #include "jagged/parquet_writer.h"
+#include "jg_test.h"
 
 #ifndef JG_CLI_PATH
 #define JG_CLI_PATH ""
@@ -92,8 +92,8 @@ static void write_table(const char *file, int ncols, const char *const *names,
   const float f[4] = {10.0f, 25.0f, 3000.0f, 7.5f};
   const int32_t i[4] = {10, 25, 3000, 7};
   for (int c = 0; c < ncols; c++) {
-    JGT_OK(jg_array_from_host(dtypes[c] == JG_DTYPE_INT32 ? (const void *)i : (const void *)f,
-                              4, dtypes[c], &cols[c], &jgt_err_));
+    JGT_OK(jg_array_from_host(dtypes[c] == JG_DTYPE_INT32 ? (const void *)i : (const void *)f, 4,
+                              dtypes[c], &cols[c], &jgt_err_));
   }
   jg_array *table = NULL;
   JGT_OK(jg_array_record(ncols, cols, names, -1, &table, &jgt_err_));
@@ -126,7 +126,8 @@ static void test_not_parquet(void **state) {
 static void test_truncated(void **state) {
   (void)state;
   char cmd[1024], args[600];
-  snprintf(cmd, sizeof cmd, "head -c 100000 '%s/adl/Run2012B_SingleMu-1000.parquet' > '%s/cut.parquet'",
+  snprintf(cmd, sizeof cmd,
+           "head -c 100000 '%s/adl/Run2012B_SingleMu-1000.parquet' > '%s/cut.parquet'",
            JG_TEST_DATA_DIR, tmpdir);
   assert_int_equal(system(cmd), 0);
   snprintf(args, sizeof args, "'%s/cut.parquet'", tmpdir);
@@ -177,11 +178,14 @@ static void test_not_adl(void **state) {
 static void test_bad_arguments(void **state) {
   (void)state;
   char args[600];
-  snprintf(args, sizeof args, "'%s/adl/Run2012B_SingleMu-1000.parquet' --query 9", JG_TEST_DATA_DIR);
+  snprintf(args, sizeof args, "'%s/adl/Run2012B_SingleMu-1000.parquet' --query 9",
+           JG_TEST_DATA_DIR);
   assert_int_equal(run_adl("q9", args), 2);
-  snprintf(args, sizeof args, "'%s/adl/Run2012B_SingleMu-1000.parquet' --batch -3", JG_TEST_DATA_DIR);
+  snprintf(args, sizeof args, "'%s/adl/Run2012B_SingleMu-1000.parquet' --batch -3",
+           JG_TEST_DATA_DIR);
   assert_int_equal(run_adl("batch", args), 2);
-  snprintf(args, sizeof args, "'%s/adl/Run2012B_SingleMu-1000.parquet' --devices cpu", JG_TEST_DATA_DIR);
+  snprintf(args, sizeof args, "'%s/adl/Run2012B_SingleMu-1000.parquet' --devices cpu",
+           JG_TEST_DATA_DIR);
   assert_int_equal(run_adl("devices", args), 2);
 }
 
@@ -204,22 +208,69 @@ static void test_sample_matches_references(void **state) {
   }
   /* nine CSVs (plus plots) and no temporary file left */
   char cmd[600];
-  snprintf(cmd, sizeof cmd, "test $(ls '%s/out-flat' | grep -c '\\.csv$') -eq 9 && ! ls '%s/out-flat' | grep -q tmp",
+  snprintf(cmd, sizeof cmd,
+           "test $(ls '%s/out-flat' | grep -c '\\.csv$') -eq 9 && ! ls '%s/out-flat' | grep -q tmp",
            tmpdir, tmpdir);
   assert_int_equal(system(cmd), 0);
+}
+
+/* A None deep in the file, met by one of several query threads (batches of 50 events, three
+ * threads): the pass stops, exit status 1, one stderr line naming the problem, no output. */
+static void test_null_in_a_later_batch(void **state) {
+  (void)state;
+  enum { N = 1000 };
+  float met[N];
+  uint8_t valid[N];
+  for (int i = 0; i < N; i++) {
+    met[i] = (float)(i % 97);
+    valid[i] = i != 777;
+  }
+  jg_array *values = NULL, *mask = NULL, *opt = NULL, *table = NULL;
+  JGT_OK(jg_array_from_host(met, N, JG_DTYPE_FLOAT32, &values, &jgt_err_));
+  JGT_OK(jg_array_from_host(valid, N, JG_DTYPE_UINT8, &mask, &jgt_err_));
+  jg_view mv;
+  JGT_OK(jg_array_buffer(mask, 0, &mv, &jgt_err_));
+  JGT_OK(jg_array_byte_masked(&mv, true, values, &opt, &jgt_err_));
+  const char *names[1] = {"MET_pt"};
+  JGT_OK(jg_array_record(1, &opt, names, -1, &table, &jgt_err_));
+  char path[512], args[700];
+  snprintf(path, sizeof path, "%s/met_null.parquet", tmpdir);
+  JGT_OK(jg_parquet_write(table, path, NULL, &jgt_err_));
+  jg_array *all[] = {values, mask, opt, table};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) jg_array_release(all[i]);
+  snprintf(args, sizeof args, "'%s' --query 1 --batch 50 --threads 3", path);
+  expect_failure("met_null", args, "null values");
+}
+
+/* Batches shared by three query threads give the same histograms as one thread. */
+static void test_query_threads(void **state) {
+  (void)state;
+  char args[1024], out[8192];
+  for (int t = 1; t <= 3; t += 2) {
+    snprintf(args, sizeof args,
+             "'%s/adl/Run2012B_SingleMu-1000.parquet' --check '%s/adl/reference' "
+             "--batch 61 --threads %d",
+             JG_TEST_DATA_DIR, JG_TEST_DATA_DIR, t);
+    const int rc = run_adl(t == 1 ? "threads1" : "threads3", args);
+    read_file("out", out, sizeof out);
+    if (rc != 0) fail_msg("--threads %d: exit status %d: %s", t, rc, out);
+    assert_non_null(strstr(out, "check: all histograms same as"));
+  }
 }
 
 /* A reference that differs: exit status 1 and the bin named. */
 static void test_check_reports_differences(void **state) {
   (void)state;
   char cmd[4096], args[1024], out[8192];
-  snprintf(cmd, sizeof cmd,
-           "mkdir -p '%s/ref' && cp '%s/adl/reference/'*.csv '%s/ref/' && chmod u+w '%s/ref/'*.csv && "
-           "sed -i 's/^10.0,346$/10.0,345/' '%s/ref/query-1.csv'",
-           tmpdir, JG_TEST_DATA_DIR, tmpdir, tmpdir, tmpdir);
+  snprintf(
+      cmd, sizeof cmd,
+      "mkdir -p '%s/ref' && cp '%s/adl/reference/'*.csv '%s/ref/' && chmod u+w '%s/ref/'*.csv && "
+      "sed -i 's/^10.0,346$/10.0,345/' '%s/ref/query-1.csv'",
+      tmpdir, JG_TEST_DATA_DIR, tmpdir, tmpdir, tmpdir);
   assert_int_equal(system(cmd), 0);
-  snprintf(args, sizeof args, "'%s/adl/Run2012B_SingleMu-1000.parquet' --query 1,2 --check '%s/ref'",
-           JG_TEST_DATA_DIR, tmpdir);
+  snprintf(args, sizeof args,
+           "'%s/adl/Run2012B_SingleMu-1000.parquet' --query 1,2 --check '%s/ref'", JG_TEST_DATA_DIR,
+           tmpdir);
   assert_int_equal(run_adl("differs", args), 1);
   read_file("out", out, sizeof out);
   assert_non_null(strstr(out, "DIFFERS"));
@@ -264,6 +315,8 @@ int main(void) {
       cmocka_unit_test(test_bad_arguments),
       cmocka_unit_test(test_sample_matches_references),
       cmocka_unit_test(test_check_reports_differences),
+      cmocka_unit_test(test_null_in_a_later_batch),
+      cmocka_unit_test(test_query_threads),
       cmocka_unit_test(test_plots_skipped_without_devices),
   };
   return JGT_RUN_TESTS(tests, setup, teardown);
