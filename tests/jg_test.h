@@ -58,6 +58,46 @@
   } while (0)
 
 /* ------------------------------------------------------------------------------------------ */
+/* A device array without a GPU                                                                */
+/* ------------------------------------------------------------------------------------------ */
+
+static inline jg_status jgt_fake_alloc_(jg_memory_resource *mr, size_t bytes, size_t alignment,
+                                        jg_stream stream, void **ptr, jg_error *err) {
+  static _Alignas(64) int64_t storage[8];
+  (void)mr, (void)bytes, (void)alignment, (void)stream, (void)err;
+  *ptr = storage;
+  return JG_OK;
+}
+
+static inline void jgt_fake_free_(jg_memory_resource *mr, void *ptr, size_t bytes,
+                                  jg_stream stream) {
+  (void)mr, (void)ptr, (void)bytes, (void)stream;
+}
+
+/** A 1-D int64 array of n <= 8 elements whose buffer says it is device memory of cuda:0 (a
+ *  user memory resource over host storage, never read): for the checks that refuse device
+ *  arrays on a machine without a GPU. Release it as any array; the test fails on error. */
+static inline jg_array *jgt_fake_device_int64(jg_len n) {
+  static jg_memory_resource devlike; /* outlives the arrays made over it */
+  static int ready;
+  if (!ready) {
+    JGT_OK(jg_memory_resource_init_user(&devlike, (jg_device){JG_DEVICE_CUDA, 0}, false, true,
+                                        false, jgt_fake_alloc_, jgt_fake_free_, NULL, &jgt_err_));
+    ready = 1;
+  }
+  jg_buffer *b = NULL;
+  JGT_OK(jg_buffer_allocate(&devlike, 64, NULL, &b, &jgt_err_));
+  jg_layout l;
+  JGT_OK(jg_layout_init(&l, 1, &n, NULL, 8, &jgt_err_));
+  jg_view v;
+  JGT_OK(jg_view_from_buffer(&v, b, &l, JG_DTYPE_INT64, true, &jgt_err_));
+  jg_array *a = NULL;
+  JGT_OK(jg_array_numeric(&v, &a, &jgt_err_));
+  jg_buffer_release(b);
+  return a;
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* For GPU test programs                                                                       */
 /* ------------------------------------------------------------------------------------------ */
 

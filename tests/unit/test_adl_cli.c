@@ -12,12 +12,12 @@
 
 #include "jagged/parquet_writer.h"
 #include "jg_test.h"
+#define JGT_TMPDIR_NAME "adl_cli"
+#include "jgt_tmpdir.h"
 
 #ifndef JG_CLI_PATH
 #define JG_CLI_PATH ""
 #endif
-
-static char tmpdir[256];
 
 /* Whether the tool draws plots (a PNG and an SVG next to each CSV). */
 static bool adl_plots_expected(void) {
@@ -28,42 +28,19 @@ static bool adl_plots_expected(void) {
 #endif
 }
 
-static int setup(void **state) {
-  (void)state;
-  snprintf(tmpdir, sizeof tmpdir, "/tmp/jg_test_adl_cli_XXXXXX");
-  return mkdtemp(tmpdir) == NULL ? -1 : 0;
-}
-
-static int teardown(void **state) {
-  (void)state;
-  char cmd[512];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-  return system(cmd) == 0 ? 0 : -1;
-}
-
 /* Runs `jagged adl ARGS --out TMP/out-NAME`; returns the exit status; stderr in TMP/err. */
 static int run_adl(const char *name, const char *args) {
   char cmd[2048];
   snprintf(cmd, sizeof cmd, "'%s' adl %s --device cpu --out '%s/out-%s' >'%s/out' 2>'%s/err'",
-           JG_CLI_PATH, args, tmpdir, name, tmpdir, tmpdir);
+           JG_CLI_PATH, args, jgt_tmpdir, name, jgt_tmpdir, jgt_tmpdir);
   const int rc = system(cmd);
   return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
-
-static void read_file(const char *name, char *buf, size_t size) {
-  char path[512];
-  snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-  FILE *f = fopen(path, "rb");
-  assert_non_null(f);
-  const size_t n = fread(buf, 1, size - 1, f);
-  buf[n] = '\0';
-  fclose(f);
 }
 
 /* The number of entries of TMP/out-NAME (0 when it does not exist). */
 static int count_outputs(const char *name) {
   char path[512];
-  snprintf(path, sizeof path, "%s/out-%s", tmpdir, name);
+  snprintf(path, sizeof path, "%s/out-%s", jgt_tmpdir, name);
   DIR *d = opendir(path);
   if (d == NULL) return 0;
   int n = 0;
@@ -76,7 +53,7 @@ static int count_outputs(const char *name) {
 static void expect_failure(const char *name, const char *args, const char *what) {
   const int rc = run_adl(name, args);
   char err[4096];
-  read_file("err", err, sizeof err);
+  jgt_read_tmp("err", err, sizeof err);
   if (rc != 1) fail_msg("%s: exit status %d, want 1; stderr: %s", name, rc, err);
   if (strstr(err, what) == NULL) fail_msg("%s: stderr lacks '%s': %s", name, what, err);
   int lines = 0;
@@ -98,7 +75,7 @@ static void write_table(const char *file, int ncols, const char *const *names,
   jg_array *table = NULL;
   JGT_OK(jg_array_record(ncols, cols, names, -1, &table, &jgt_err_));
   char path[512];
-  snprintf(path, sizeof path, "%s/%s", tmpdir, file);
+  snprintf(path, sizeof path, "%s/%s", jgt_tmpdir, file);
   JGT_OK(jg_parquet_write(table, path, NULL, &jgt_err_));
   jg_array_release(table);
   for (int c = 0; c < ncols; c++) jg_array_release(cols[c]);
@@ -107,14 +84,14 @@ static void write_table(const char *file, int ncols, const char *const *names,
 static void test_missing_file(void **state) {
   (void)state;
   char args[512];
-  snprintf(args, sizeof args, "'%s/nonexistent.parquet'", tmpdir);
+  snprintf(args, sizeof args, "'%s/nonexistent.parquet'", jgt_tmpdir);
   expect_failure("missing", args, "nonexistent.parquet");
 }
 
 static void test_not_parquet(void **state) {
   (void)state;
   char path[512], args[600];
-  snprintf(path, sizeof path, "%s/text.parquet", tmpdir);
+  snprintf(path, sizeof path, "%s/text.parquet", jgt_tmpdir);
   FILE *f = fopen(path, "w");
   assert_non_null(f);
   fputs("run,event\n1,2\nthis is a CSV file, not Parquet\n", f);
@@ -128,9 +105,9 @@ static void test_truncated(void **state) {
   char cmd[1024], args[600];
   snprintf(cmd, sizeof cmd,
            "head -c 100000 '%s/adl/Run2012B_SingleMu-1000.parquet' > '%s/cut.parquet'",
-           JG_TEST_DATA_DIR, tmpdir);
+           JG_TEST_DATA_DIR, jgt_tmpdir);
   assert_int_equal(system(cmd), 0);
-  snprintf(args, sizeof args, "'%s/cut.parquet'", tmpdir);
+  snprintf(args, sizeof args, "'%s/cut.parquet'", jgt_tmpdir);
   expect_failure("truncated", args, "cut.parquet");
 }
 
@@ -141,17 +118,17 @@ static void test_missing_column(void **state) {
   write_table("met_only.parquet", 1, names, dt);
   char args[600];
   /* query 1 alone works on it; query 2 needs the jets */
-  snprintf(args, sizeof args, "'%s/met_only.parquet' --query 1", tmpdir);
+  snprintf(args, sizeof args, "'%s/met_only.parquet' --query 1", jgt_tmpdir);
   assert_int_equal(run_adl("met_only_q1", args), 0);
   /* a CSV, plus a PNG and an SVG unless the tool said why it drew none (a build without
    * PLplot, or a machine without its cairo driver) */
   char err[4096];
-  read_file("err", err, sizeof err);
+  jgt_read_tmp("err", err, sizeof err);
   const bool plots = strstr(err, "plots skipped") == NULL;
   if (adl_plots_expected() && !plots) print_message("note: %s", err);
   assert_int_equal(count_outputs("met_only_q1"), plots ? 3 : 1);
   if (!adl_plots_expected()) assert_false(plots);
-  snprintf(args, sizeof args, "'%s/met_only.parquet' --query 1,2", tmpdir);
+  snprintf(args, sizeof args, "'%s/met_only.parquet' --query 1,2", jgt_tmpdir);
   expect_failure("met_only", args, "column Jet_pt, needed by query 2, is missing");
 }
 
@@ -161,7 +138,7 @@ static void test_wrong_type(void **state) {
   const jg_dtype dt[1] = {JG_DTYPE_INT32};
   write_table("met_int.parquet", 1, names, dt);
   char args[600];
-  snprintf(args, sizeof args, "'%s/met_int.parquet' --query 1", tmpdir);
+  snprintf(args, sizeof args, "'%s/met_int.parquet' --query 1", jgt_tmpdir);
   expect_failure("met_int", args, "column MET_pt (needed by query 1) holds int32 values");
 }
 
@@ -171,7 +148,7 @@ static void test_not_adl(void **state) {
   const jg_dtype dt[2] = {JG_DTYPE_FLOAT32, JG_DTYPE_INT32};
   write_table("xy.parquet", 2, names, dt);
   char args[600];
-  snprintf(args, sizeof args, "'%s/xy.parquet'", tmpdir);
+  snprintf(args, sizeof args, "'%s/xy.parquet'", jgt_tmpdir);
   expect_failure("xy", args, "neither a column MET_pt");
 }
 
@@ -199,7 +176,7 @@ static void test_sample_matches_references(void **state) {
     snprintf(args, sizeof args, "'%s/adl/%s' --check '%s/adl/reference' --batch %d",
              JG_TEST_DATA_DIR, files[k], JG_TEST_DATA_DIR, k == 0 ? 0 : 97);
     const int rc = run_adl(k == 0 ? "flat" : "records", args);
-    read_file("out", out, sizeof out);
+    jgt_read_tmp("out", out, sizeof out);
     if (rc != 0) fail_msg("%s: exit status %d: %s", files[k], rc, out);
     int same = 0;
     for (const char *p = out; (p = strstr(p, " same\n")) != NULL; p++) same++;
@@ -210,7 +187,7 @@ static void test_sample_matches_references(void **state) {
   char cmd[600];
   snprintf(cmd, sizeof cmd,
            "test $(ls '%s/out-flat' | grep -c '\\.csv$') -eq 9 && ! ls '%s/out-flat' | grep -q tmp",
-           tmpdir, tmpdir);
+           jgt_tmpdir, jgt_tmpdir);
   assert_int_equal(system(cmd), 0);
 }
 
@@ -234,7 +211,7 @@ static void test_null_in_a_later_batch(void **state) {
   const char *names[1] = {"MET_pt"};
   JGT_OK(jg_array_record(1, &opt, names, -1, &table, &jgt_err_));
   char path[512], args[700];
-  snprintf(path, sizeof path, "%s/met_null.parquet", tmpdir);
+  snprintf(path, sizeof path, "%s/met_null.parquet", jgt_tmpdir);
   JGT_OK(jg_parquet_write(table, path, NULL, &jgt_err_));
   jg_array *all[] = {values, mask, opt, table};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) jg_array_release(all[i]);
@@ -252,7 +229,7 @@ static void test_query_threads(void **state) {
              "--batch 61 --threads %d",
              JG_TEST_DATA_DIR, JG_TEST_DATA_DIR, t);
     const int rc = run_adl(t == 1 ? "threads1" : "threads3", args);
-    read_file("out", out, sizeof out);
+    jgt_read_tmp("out", out, sizeof out);
     if (rc != 0) fail_msg("--threads %d: exit status %d: %s", t, rc, out);
     assert_non_null(strstr(out, "check: all histograms same as"));
   }
@@ -266,13 +243,13 @@ static void test_check_reports_differences(void **state) {
       cmd, sizeof cmd,
       "mkdir -p '%s/ref' && cp '%s/adl/reference/'*.csv '%s/ref/' && chmod u+w '%s/ref/'*.csv && "
       "sed -i 's/^10.0,346$/10.0,345/' '%s/ref/query-1.csv'",
-      tmpdir, JG_TEST_DATA_DIR, tmpdir, tmpdir, tmpdir);
+      jgt_tmpdir, JG_TEST_DATA_DIR, jgt_tmpdir, jgt_tmpdir, jgt_tmpdir);
   assert_int_equal(system(cmd), 0);
   snprintf(args, sizeof args,
            "'%s/adl/Run2012B_SingleMu-1000.parquet' --query 1,2 --check '%s/ref'", JG_TEST_DATA_DIR,
-           tmpdir);
+           jgt_tmpdir);
   assert_int_equal(run_adl("differs", args), 1);
-  read_file("out", out, sizeof out);
+  jgt_read_tmp("out", out, sizeof out);
   assert_non_null(strstr(out, "DIFFERS"));
   assert_non_null(strstr(out, "x=10.0: 346 here, 345 in the reference"));
 }
@@ -288,9 +265,9 @@ static void test_plots_skipped_without_devices(void **state) {
       "mkdir -p '%s/no-drivers' && PLPLOT_DRV_DIR='%s/no-drivers' '%s' adl "
       "'%s/adl/Run2012B_SingleMu-1000.parquet' --query 1,6 --device cpu --out '%s/out-noplots' "
       ">'%s/out' 2>'%s/err'",
-      tmpdir, tmpdir, JG_CLI_PATH, JG_TEST_DATA_DIR, tmpdir, tmpdir, tmpdir);
+      jgt_tmpdir, jgt_tmpdir, JG_CLI_PATH, JG_TEST_DATA_DIR, jgt_tmpdir, jgt_tmpdir, jgt_tmpdir);
   const int rc = system(cmd);
-  read_file("err", err, sizeof err);
+  jgt_read_tmp("err", err, sizeof err);
   if (!WIFEXITED(rc) || WEXITSTATUS(rc) != 0) fail_msg("exit status %d: %s", rc, err);
   assert_non_null(strstr(err, "jagged adl: plots skipped: "));
   assert_non_null(strstr(err, adl_plots_expected() ? "plplot-driver-cairo" : "libplplot-dev"));
@@ -319,5 +296,5 @@ int main(void) {
       cmocka_unit_test(test_query_threads),
       cmocka_unit_test(test_plots_skipped_without_devices),
   };
-  return JGT_RUN_TESTS(tests, setup, teardown);
+  return JGT_RUN_TESTS(tests, jgt_tmpdir_setup, jgt_tmpdir_teardown);
 }

@@ -13,6 +13,8 @@
 #include "adl.h"
 #include "jagged/parquet.h"
 #include "jg_test.h"
+#define JGT_TMPDIR_NAME "adl_generate"
+#include "jgt_tmpdir.h"
 
 /* The model's documented numbers (docs/adl.md, "jagged generate"). */
 #define DOC_MEAN_NMUON 1.3
@@ -22,24 +24,9 @@
 #define DOC_TOP_FRACTION 0.10
 #define PI_F 3.14159265f
 
-static char tmpdir[256];
-
-static int setup(void **state) {
-  (void)state;
-  snprintf(tmpdir, sizeof tmpdir, "/tmp/jg_test_adl_generate_XXXXXX");
-  return mkdtemp(tmpdir) == NULL ? -1 : 0;
-}
-
-static int teardown(void **state) {
-  (void)state;
-  char cmd[512];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-  return system(cmd) == 0 ? 0 : -1;
-}
-
 /** TMP/name into `buf`. */
 static const char *tmp_path(char *buf, size_t size, const char *name) {
-  snprintf(buf, size, "%s/%s", tmpdir, name);
+  snprintf(buf, size, "%s/%s", jgt_tmpdir, name);
   return buf;
 }
 
@@ -496,14 +483,14 @@ static void test_bad_path(void **state) {
   char path[512], tmp[600];
   jg_error err;
   jg_error_clear(&err);
-  snprintf(path, sizeof path, "%s/no-such-dir/x.parquet", tmpdir);
+  snprintf(path, sizeof path, "%s/no-such-dir/x.parquet", jgt_tmpdir);
   assert_int_equal(adl_generate(path, 100, NULL, &err), JG_EIO);
   JGT_CONTAINS(err.message, "no-such-dir/x.parquet");
   snprintf(tmp, sizeof tmp, "%s.tmp", path);
   assert_false(exists(path));
   assert_false(exists(tmp));
   /* a directory in the way of the rename: the .tmp is removed */
-  snprintf(path, sizeof path, "%s/a-directory", tmpdir);
+  snprintf(path, sizeof path, "%s/a-directory", jgt_tmpdir);
   assert_int_equal(mkdir(path, 0777), 0);
   char inside[600];
   snprintf(inside, sizeof inside, "%s/keep", path);
@@ -537,5 +524,5 @@ int main(void) {
       cmocka_unit_test(test_row_groups),
       cmocka_unit_test(test_bad_path),
   };
-  return JGT_RUN_TESTS(tests, setup, teardown);
+  return JGT_RUN_TESTS(tests, jgt_tmpdir_setup, jgt_tmpdir_teardown);
 }

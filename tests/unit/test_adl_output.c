@@ -14,28 +14,12 @@
 
 #include "adl.h"
 #include "jg_test.h"
-
-/* A fresh temporary folder per test (setup), removed after it (teardown). */
-static char tmpdir[256];
-
-/* Makes tmpdir. */
-static int setup(void **state) {
-  (void)state;
-  snprintf(tmpdir, sizeof tmpdir, "/tmp/jg_test_adl_output_XXXXXX");
-  return mkdtemp(tmpdir) == NULL ? -1 : 0;
-}
-
-/* Removes tmpdir and what is in it. */
-static int teardown(void **state) {
-  (void)state;
-  char cmd[512];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-  return system(cmd) == 0 ? 0 : -1;
-}
+#define JGT_TMPDIR_NAME "adl_output"
+#include "jgt_tmpdir.h"
 
 /* TMP/name. */
 static void tmp_path(const char *name, char *buf, size_t size) {
-  snprintf(buf, size, "%s/%s", tmpdir, name);
+  snprintf(buf, size, "%s/%s", jgt_tmpdir, name);
 }
 
 /* The whole file at `path` (malloc'd, NUL-terminated; *len its size); the test fails when it
@@ -233,7 +217,7 @@ static void test_csv_references_round_trip(void **state) {
     assert_true(c.n > 0);
     jg_hist1d h = hist_from_csv(&c, r);
     assert_int_equal(adl_compare(&h, &c, NULL, 0), 0);
-    snprintf(out, sizeof out, "%s/%s.csv", tmpdir, ref_binning[r].name);
+    snprintf(out, sizeof out, "%s/%s.csv", jgt_tmpdir, ref_binning[r].name);
     JGT_OK(adl_write_csv(&h, out, &jgt_err_));
     size_t nref = 0, nout = 0;
     char *want = slurp(ref_path, &nref);
@@ -272,7 +256,7 @@ static void test_csv_write_errors(void **state) {
   JGT_CONTAINS(err.message, "no/such/dir/query-1.csv");
   JGT_CONTAINS(err.message, "No such file or directory");
   assert_false(exists(path));
-  assert_int_equal(count_entries(tmpdir, ""), 0);
+  assert_int_equal(count_entries(jgt_tmpdir, ""), 0);
 
   /* the final name is a directory: the rename fails, the temporary file is removed */
   tmp_path("adir", path, sizeof path);
@@ -280,7 +264,7 @@ static void test_csv_write_errors(void **state) {
   JGT_STATUS(JG_EIO, adl_write_csv(&h, path, &err));
   JGT_CONTAINS(err.message, "cannot rename");
   JGT_CONTAINS(err.message, path);
-  assert_int_equal(count_entries(tmpdir, ".tmp"), 0);
+  assert_int_equal(count_entries(jgt_tmpdir, ".tmp"), 0);
   assert_int_equal(rmdir(path), 0);
 
   tmp_path("bad.csv", path, sizeof path);
@@ -300,7 +284,7 @@ static void test_csv_write_errors(void **state) {
   h.counts = NULL;
   JGT_STATUS(JG_EINVAL, adl_write_csv(&h, path, &err));
   h.counts = counts;
-  assert_int_equal(count_entries(tmpdir, ""), 0);
+  assert_int_equal(count_entries(jgt_tmpdir, ""), 0);
   free(h.counts);
 }
 
@@ -450,8 +434,8 @@ static void test_csv_read_io_errors(void **state) {
   JGT_CONTAINS(err.message, "nonexistent.csv");
   JGT_CONTAINS(err.message, "No such file or directory");
   assert_int_equal(c.n, 0);
-  JGT_STATUS(JG_EIO, adl_read_csv(tmpdir, &c, &err));
-  JGT_CONTAINS(err.message, tmpdir);
+  JGT_STATUS(JG_EIO, adl_read_csv(jgt_tmpdir, &c, &err));
+  JGT_CONTAINS(err.message, jgt_tmpdir);
   JGT_STATUS(JG_EINVAL, adl_read_csv(NULL, &c, &err));
   JGT_STATUS(JG_EINVAL, adl_read_csv(path, NULL, &err));
 }
@@ -641,7 +625,7 @@ static void test_plot(void **state) {
     assert_true(strstr(err.message, "plplot-driver-cairo") != NULL ||
                 strstr(err.message, "libplplot-dev") != NULL);
 #endif
-    assert_int_equal(count_entries(tmpdir, ""), 0);
+    assert_int_equal(count_entries(jgt_tmpdir, ""), 0);
     free(h.counts);
     return;
   }
@@ -667,7 +651,7 @@ static void test_plot(void **state) {
   JGT_CONTAINS(text, "overflow 208");
   free(text);
   free(data);
-  assert_int_equal(count_entries(tmpdir, ".tmp"), 0);
+  assert_int_equal(count_entries(jgt_tmpdir, ".tmp"), 0);
 
   /* a log scale (query 1's counts span 1 .. 427), one file only, and again (the stream reused) */
   jg_hist1d g = hist_new(100, 0, 2000);
@@ -691,7 +675,7 @@ static void test_plot(void **state) {
   JGT_STATUS(JG_EINVAL, adl_plot(&g, NULL, png, NULL, &err));
   g.counts[3] = NAN;
   JGT_STATUS(JG_EINVAL, adl_plot(&g, &q1, png, NULL, &err));
-  assert_int_equal(count_entries(tmpdir, ".tmp"), 0);
+  assert_int_equal(count_entries(jgt_tmpdir, ".tmp"), 0);
   free(g.counts);
   free(h.counts);
 }
@@ -798,17 +782,22 @@ static void test_plot_devices_missing(void **state) {
 int main(int argc, char **argv) {
   if (argc == 3 && strcmp(argv[1], "--plot-child") == 0) return plot_child(argv[2]);
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test_setup_teardown(test_csv_known_bins, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_csv_references_round_trip, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_csv_write_errors, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_csv_write_replaces, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_csv_read_tolerant, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_csv_read_corrupt, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_csv_read_huge, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_csv_read_io_errors, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_compare, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_plot, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_plot_devices_missing, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_csv_known_bins, jgt_tmpdir_setup, jgt_tmpdir_teardown),
+      cmocka_unit_test_setup_teardown(test_csv_references_round_trip, jgt_tmpdir_setup,
+                                      jgt_tmpdir_teardown),
+      cmocka_unit_test_setup_teardown(test_csv_write_errors, jgt_tmpdir_setup, jgt_tmpdir_teardown),
+      cmocka_unit_test_setup_teardown(test_csv_write_replaces, jgt_tmpdir_setup,
+                                      jgt_tmpdir_teardown),
+      cmocka_unit_test_setup_teardown(test_csv_read_tolerant, jgt_tmpdir_setup,
+                                      jgt_tmpdir_teardown),
+      cmocka_unit_test_setup_teardown(test_csv_read_corrupt, jgt_tmpdir_setup, jgt_tmpdir_teardown),
+      cmocka_unit_test_setup_teardown(test_csv_read_huge, jgt_tmpdir_setup, jgt_tmpdir_teardown),
+      cmocka_unit_test_setup_teardown(test_csv_read_io_errors, jgt_tmpdir_setup,
+                                      jgt_tmpdir_teardown),
+      cmocka_unit_test_setup_teardown(test_compare, jgt_tmpdir_setup, jgt_tmpdir_teardown),
+      cmocka_unit_test_setup_teardown(test_plot, jgt_tmpdir_setup, jgt_tmpdir_teardown),
+      cmocka_unit_test_setup_teardown(test_plot_devices_missing, jgt_tmpdir_setup,
+                                      jgt_tmpdir_teardown),
   };
   return JGT_RUN_TESTS(tests, NULL, NULL);
 }

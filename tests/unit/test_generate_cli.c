@@ -9,43 +9,20 @@
 #include <unistd.h>
 
 #include "jg_test.h"
+#define JGT_TMPDIR_NAME "generate_cli"
+#include "jgt_tmpdir.h"
 
 #ifndef JG_CLI_PATH
 #define JG_CLI_PATH ""
 #endif
 
-static char tmpdir[256];
-
-static int setup(void **state) {
-  (void)state;
-  snprintf(tmpdir, sizeof tmpdir, "/tmp/jg_test_generate_cli_XXXXXX");
-  return mkdtemp(tmpdir) == NULL ? -1 : 0;
-}
-
-static int teardown(void **state) {
-  (void)state;
-  char cmd[512];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-  return system(cmd) == 0 ? 0 : -1;
-}
-
 /** Runs `jagged ARGS` with stdout in TMP/out and stderr in TMP/err; returns the exit status. */
 static int run_tool(const char *args) {
   char cmd[2048];
-  snprintf(cmd, sizeof cmd, "'%s' %s >'%s/out' 2>'%s/err'", JG_CLI_PATH, args, tmpdir, tmpdir);
+  snprintf(cmd, sizeof cmd, "'%s' %s >'%s/out' 2>'%s/err'", JG_CLI_PATH, args, jgt_tmpdir,
+           jgt_tmpdir);
   const int rc = system(cmd);
   return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
-
-/** TMP/name's text into buf. */
-static void read_text(const char *name, char *buf, size_t size) {
-  char path[512];
-  snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-  FILE *f = fopen(path, "rb");
-  assert_non_null(f);
-  const size_t n = fread(buf, 1, size - 1, f);
-  buf[n] = '\0';
-  fclose(f);
 }
 
 /** The number of lines of `s`. */
@@ -59,7 +36,7 @@ static int count_lines(const char *s) {
 static bool exists(const char *name) {
   char path[512];
   struct stat st;
-  snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+  snprintf(path, sizeof path, "%s/%s", jgt_tmpdir, name);
   return stat(path, &st) == 0;
 }
 
@@ -69,13 +46,13 @@ static bool exists(const char *name) {
 static void expect_failure(const char *args, bool with_out, int want, const char *what) {
   char cmd[1024], out[4096], err[4096];
   if (with_out) {
-    snprintf(cmd, sizeof cmd, "generate %s --out '%s/x.parquet'", args, tmpdir);
+    snprintf(cmd, sizeof cmd, "generate %s --out '%s/x.parquet'", args, jgt_tmpdir);
   } else {
     snprintf(cmd, sizeof cmd, "generate %s", args);
   }
   const int rc = run_tool(cmd);
-  read_text("out", out, sizeof out);
-  read_text("err", err, sizeof err);
+  jgt_read_tmp("out", out, sizeof out);
+  jgt_read_tmp("err", err, sizeof err);
   if (rc != want) fail_msg("generate %s: exit status %d, want %d; stderr: %s", args, rc, want, err);
   if (strstr(err, what) == NULL) fail_msg("generate %s: stderr lacks '%s': %s", args, what, err);
   if (count_lines(err) != 1)
@@ -112,19 +89,19 @@ static void test_bad_options(void **state) {
 static void test_unwritable_out(void **state) {
   (void)state;
   char args[1024], err[4096];
-  snprintf(args, sizeof args, "generate 1000 --out '%s/no-such-dir/y.parquet'", tmpdir);
+  snprintf(args, sizeof args, "generate 1000 --out '%s/no-such-dir/y.parquet'", jgt_tmpdir);
   assert_int_equal(run_tool(args), 1);
-  read_text("err", err, sizeof err);
+  jgt_read_tmp("err", err, sizeof err);
   assert_int_equal(count_lines(err), 1);
   JGT_CONTAINS(err, "no-such-dir/y.parquet");
   assert_false(exists("no-such-dir"));
   /* a directory in the way: nothing written, the directory and its file untouched */
   char cmd[1024];
-  snprintf(cmd, sizeof cmd, "mkdir '%s/d' && touch '%s/d/keep'", tmpdir, tmpdir);
+  snprintf(cmd, sizeof cmd, "mkdir '%s/d' && touch '%s/d/keep'", jgt_tmpdir, jgt_tmpdir);
   assert_int_equal(system(cmd), 0);
-  snprintf(args, sizeof args, "generate 1000 --out '%s/d'", tmpdir);
+  snprintf(args, sizeof args, "generate 1000 --out '%s/d'", jgt_tmpdir);
   assert_int_equal(run_tool(args), 1);
-  read_text("err", err, sizeof err);
+  jgt_read_tmp("err", err, sizeof err);
   assert_int_equal(count_lines(err), 1);
   assert_false(exists("d.tmp"));
   assert_true(exists("d/keep"));
@@ -137,10 +114,10 @@ static void test_good_run(void **state) {
   snprintf(args, sizeof args,
            "generate 2k --out '%s/a.parquet' --row-group-rows 500 --seed 5 "
            "--threads 1",
-           tmpdir);
+           jgt_tmpdir);
   assert_int_equal(run_tool(args), 0);
-  read_text("out", out, sizeof out);
-  read_text("err", err, sizeof err);
+  jgt_read_tmp("out", out, sizeof out);
+  jgt_read_tmp("err", err, sizeof err);
   assert_int_equal(count_lines(out), 1);
   JGT_CONTAINS(out, "2000 events, 4 row groups, ");
   JGT_CONTAINS(out, " bytes, ");
@@ -150,17 +127,17 @@ static void test_good_run(void **state) {
   snprintf(args, sizeof args,
            "generate 2000 --out '%s/b.parquet' --row-group-rows 500 --seed 5 "
            "--threads 3",
-           tmpdir);
+           jgt_tmpdir);
   assert_int_equal(run_tool(args), 0);
   char cmd[1024];
-  snprintf(cmd, sizeof cmd, "cmp -s '%s/a.parquet' '%s/b.parquet'", tmpdir, tmpdir);
+  snprintf(cmd, sizeof cmd, "cmp -s '%s/a.parquet' '%s/b.parquet'", jgt_tmpdir, jgt_tmpdir);
   assert_int_equal(system(cmd), 0);
   /* another codec, and 0 events */
-  snprintf(args, sizeof args, "generate 1k --out '%s/z.parquet' --codec zstd", tmpdir);
+  snprintf(args, sizeof args, "generate 1k --out '%s/z.parquet' --codec zstd", jgt_tmpdir);
   assert_int_equal(run_tool(args), 0);
-  snprintf(args, sizeof args, "generate 0 --out '%s/e.parquet'", tmpdir);
+  snprintf(args, sizeof args, "generate 0 --out '%s/e.parquet'", jgt_tmpdir);
   assert_int_equal(run_tool(args), 0);
-  read_text("out", out, sizeof out);
+  jgt_read_tmp("out", out, sizeof out);
   JGT_CONTAINS(out, "0 events, 0 row groups");
 }
 
@@ -168,10 +145,10 @@ static void test_help(void **state) {
   (void)state;
   char out[8192];
   assert_int_equal(run_tool("generate --help"), 0);
-  read_text("out", out, sizeof out);
+  jgt_read_tmp("out", out, sizeof out);
   JGT_CONTAINS(out, "usage: jagged generate N --out FILE");
   assert_int_equal(run_tool("help"), 0);
-  read_text("out", out, sizeof out);
+  jgt_read_tmp("out", out, sizeof out);
   JGT_CONTAINS(out, "  generate ");
 }
 
@@ -185,5 +162,5 @@ int main(void) {
       cmocka_unit_test(test_unwritable_out), cmocka_unit_test(test_good_run),
       cmocka_unit_test(test_help),
   };
-  return JGT_RUN_TESTS(tests, setup, teardown);
+  return JGT_RUN_TESTS(tests, jgt_tmpdir_setup, jgt_tmpdir_teardown);
 }

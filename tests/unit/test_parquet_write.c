@@ -12,29 +12,11 @@
 #include "jagged/parquet.h"
 #include "jagged/parquet_writer.h"
 #include "jg_test.h"
+#include "jgt_build.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* Building arrays (every helper takes ownership of the child arrays it is given)             */
 /* ------------------------------------------------------------------------------------------ */
-
-static jg_view host_view(const void *vals, jg_len n, jg_dtype dtype) {
-  const int64_t isz = jg_dtype_itemsize(dtype);
-  jg_buffer *keep = NULL;
-  JGT_OK(
-      jg_buffer_allocate(jg_memory_resource_host(), (size_t)(n * isz) + 1, NULL, &keep, &jgt_err_));
-  if (n > 0) memcpy(jg_buffer_data(keep), vals, (size_t)(n * isz));
-  jg_layout l;
-  JGT_OK(jg_layout_init(&l, 1, &n, NULL, isz, &jgt_err_));
-  jg_view v;
-  JGT_OK(jg_view_from_buffer(&v, keep, &l, dtype, false, &jgt_err_));
-  return v; /* the array made from it retains the buffer; released with it below */
-}
-
-static jg_array *num(const void *vals, jg_len n, jg_dtype d) {
-  jg_array *a = NULL;
-  JGT_OK(jg_array_from_host(vals, n, d, &a, &jgt_err_));
-  return a;
-}
 
 static jg_array *lo64(const int64_t *off, jg_len n, jg_array *content) {
   jg_view v = host_view(off, n + 1, JG_DTYPE_INT64);
@@ -52,16 +34,6 @@ static jg_array *lo32(const int32_t *off, jg_len n, jg_array *content) {
   jg_buffer_release(v.buffer);
   jg_array_release(content);
   return a;
-}
-
-static jg_array *lss(const int64_t *starts, const int64_t *stops, jg_len n, jg_array *content) {
-  jg_view a = host_view(starts, n, JG_DTYPE_INT64), b = host_view(stops, n, JG_DTYPE_INT64);
-  jg_array *out = NULL;
-  JGT_OK(jg_array_list(&a, &b, content, &out, &jgt_err_));
-  jg_buffer_release(a.buffer);
-  jg_buffer_release(b.buffer);
-  jg_array_release(content);
-  return out;
 }
 
 static jg_array *bytemask(const int8_t *m, jg_len n, bool valid_when, jg_array *content) {
@@ -1064,32 +1036,9 @@ static void test_errors(void **state) {
 }
 
 /* Device arrays: JG_EBACKEND with the call that fixes it (a fake device buffer, never read). */
-static _Alignas(64) int64_t g_fake_storage[8];
-static jg_status fake_alloc(jg_memory_resource *mr, size_t bytes, size_t alignment,
-                            jg_stream stream, void **ptr, jg_error *err) {
-  (void)mr, (void)bytes, (void)alignment, (void)stream, (void)err;
-  *ptr = g_fake_storage;
-  return JG_OK;
-}
-static void fake_free(jg_memory_resource *mr, void *ptr, size_t bytes, jg_stream stream) {
-  (void)mr, (void)ptr, (void)bytes, (void)stream;
-}
-
 static void test_device_table(void **state) {
   (void)state;
-  jg_memory_resource devlike;
-  JGT_OK(jg_memory_resource_init_user(&devlike, (jg_device){JG_DEVICE_CUDA, 0}, false, true, false,
-                                      fake_alloc, fake_free, NULL, &jgt_err_));
-  jg_buffer *b = NULL;
-  JGT_OK(jg_buffer_allocate(&devlike, 64, NULL, &b, &jgt_err_));
-  jg_layout l;
-  const jg_len n = 4;
-  JGT_OK(jg_layout_init(&l, 1, &n, NULL, 8, &jgt_err_));
-  jg_view v;
-  JGT_OK(jg_view_from_buffer(&v, b, &l, JG_DTYPE_INT64, true, &jgt_err_));
-  jg_array *a = NULL;
-  JGT_OK(jg_array_numeric(&v, &a, &jgt_err_));
-  jg_buffer_release(b);
+  jg_array *a = jgt_fake_device_int64(4);
   jg_array *t = table1("d", a);
   jg_error err;
   void *data = NULL;
@@ -1103,25 +1052,6 @@ static void test_device_table(void **state) {
 /* ------------------------------------------------------------------------------------------ */
 /* Round trips through the reader (jg_parquet_read)                                            */
 /* ------------------------------------------------------------------------------------------ */
-
-/* The whole printout (no elision) or the type of `a`, malloc'ed. */
-static char *show(const jg_array *a, bool type) {
-  size_t needed = 0;
-  const size_t width = (size_t)1 << 40;
-  if (type) {
-    JGT_OK(jg_array_type_string(a, NULL, 0, &needed, &jgt_err_));
-  } else {
-    JGT_OK(jg_array_to_string(a, width, NULL, 0, &needed, &jgt_err_));
-  }
-  char *buf = malloc(needed + 1);
-  assert_non_null(buf);
-  if (type) {
-    JGT_OK(jg_array_type_string(a, buf, needed + 1, NULL, &jgt_err_));
-  } else {
-    JGT_OK(jg_array_to_string(a, width, buf, needed + 1, NULL, &jgt_err_));
-  }
-  return buf;
-}
 
 /* Writes t with o, reads the bytes back with the reader and compares values (the full
  * printout) and type (want_type, or t's own type when NULL). */
