@@ -205,38 +205,36 @@ typedef struct particle {
   int32_t charge;
 } particle;
 
-/** A unit vector of uniform azimuth in the plane (c, s), from the disk rejection method: (x, y)
- *  uniform in the unit disk has a uniform angle a, and (cos 2a, sin 2a) needs no trigonometry. */
-static void unit2(rng *r, double *c, double *s) {
+/** A point (x, y) uniform in the unit disk, by rejection from the square (two 24-bit uniforms of
+ *  one draw per try), and its q = x^2 + y^2 in (0, 1). */
+static void disk_point(rng *r, double *x, double *y, double *q) {
   for (;;) {
     const uint64_t b = rng_next(r);
-    const double x = 2.0 * ((double)(b >> 40) + 0.5) / 16777216.0 - 1.0;
-    const double y = 2.0 * ((double)((b >> 16) & 0xffffff) + 0.5) / 16777216.0 - 1.0;
-    const double q = x * x + y * y;
-    if (q < 1.0) {
-      *c = (x * x - y * y) / q;
-      *s = 2.0 * x * y / q;
-      return;
-    }
+    *x = 2.0 * ((double)(b >> 40) + 0.5) / 16777216.0 - 1.0;
+    *y = 2.0 * ((double)((b >> 16) & 0xffffff) + 0.5) / 16777216.0 - 1.0;
+    *q = *x * *x + *y * *y;
+    if (*q < 1.0) return;
   }
+}
+
+/** A unit vector of uniform azimuth in the plane (c, s): a point of the unit disk has a uniform
+ *  angle a, and (cos 2a, sin 2a) needs no trigonometry. */
+static void unit2(rng *r, double *c, double *s) {
+  double x, y, q;
+  disk_point(r, &x, &y, &q);
+  *c = (x * x - y * y) / q;
+  *s = 2.0 * x * y / q;
 }
 
 /** An isotropic unit vector in space (Marsaglia's method: (x, y) uniform in the unit disk, q =
  *  x^2 + y^2, gives (2x sqrt(1 - q), 2y sqrt(1 - q), 1 - 2q)). */
 static void unit3(rng *r, double v[3]) {
-  for (;;) {
-    const uint64_t b = rng_next(r);
-    const double x = 2.0 * ((double)(b >> 40) + 0.5) / 16777216.0 - 1.0;
-    const double y = 2.0 * ((double)((b >> 16) & 0xffffff) + 0.5) / 16777216.0 - 1.0;
-    const double q = x * x + y * y;
-    if (q < 1.0) {
-      const double f = 2.0 * sqrt(1.0 - q);
-      v[0] = x * f;
-      v[1] = y * f;
-      v[2] = 1.0 - 2.0 * q;
-      return;
-    }
-  }
+  double x, y, q;
+  disk_point(r, &x, &y, &q);
+  const double f = 2.0 * sqrt(1.0 - q);
+  v[0] = x * f;
+  v[1] = y * f;
+  v[2] = 1.0 - 2.0 * q;
 }
 
 /** The four-momentum of a particle of `mass` with transverse momentum `pt`, rapidity `y` and
