@@ -17,6 +17,7 @@
 
 #include "adl/adl.h"
 #include "adl/adl_queries.h"
+#include "adl/adl_tmp.h"
 #include "cli.h"
 #include "jagged/jagged.h"
 #include "jagged/parquet.h"
@@ -322,7 +323,21 @@ static int default_sample(char *path, size_t size) {
     return 1;
   }
   struct stat stt;
-  if (stat(path, &stt) == 0) return 0;
+  if (stat(path, &stt) == 0) {
+    /* A cached file that does not open as the default sample (a run killed while renaming, a
+     * disk that filled up, a user's edit) is made again rather than failing every run. */
+    jg_parquet_file *f = NULL;
+    jg_error oe;
+    jg_error_clear(&oe);
+    const bool ok = S_ISREG(stt.st_mode) && jg_parquet_open(path, &f, &oe) == JG_OK &&
+                    jg_parquet_num_rows(f) == ADL_DEFAULT_EVENTS;
+    jg_parquet_close(f);
+    if (ok) return 0;
+    fprintf(stderr,
+            "jagged adl: the cached default sample %s is not usable (%s); making it again\n", path,
+            oe.message[0] != '\0' ? oe.message : "not the expected file");
+    if (S_ISREG(stt.st_mode)) remove(path);
+  }
   const int e = mkdir_p(dir);
   if (e != 0) {
     fprintf(stderr, "jagged adl: cannot create %s for the default sample: %s\n", dir, strerror(e));
@@ -368,16 +383,28 @@ static bool parse_queries(const char *s, bool selected[ADL_NQUERIES]) {
     for (int q = 0; q < ADL_NQUERIES; q++) selected[q] = true;
     return true;
   }
-  char buf[256];
-  if (snprintf(buf, sizeof buf, "%s", s) >= (int)sizeof buf) return false;
-  int n = 0;
-  for (char *tok = strtok(buf, ","); tok != NULL; tok = strtok(NULL, ",")) {
-    const adl_query *q = adl_query_find(tok);
+  /* Every item between commas must name a query: "1,,2", "1," and "" are refused. */
+  const char *p = s;
+  for (;;) {
+    const char *comma = strchr(p, ',');
+    const size_t len = comma != NULL ? (size_t)(comma - p) : strlen(p);
+    char item[8];
+    if (len == 0 || len >= sizeof item) return false;
+    memcpy(item, p, len);
+    item[len] = '\0';
+    const adl_query *q = adl_query_find(item);
     if (q == NULL) return false;
     selected[q - adl_queries] = true;
-    n++;
+    if (comma == NULL) return true;
+    p = comma + 1;
   }
-  return n > 0;
+}
+
+/* Prints `line` without its trailing blanks, then a newline. */
+static void print_trimmed(char *line) {
+  size_t n = strlen(line);
+  while (n > 0 && line[n - 1] == ' ') line[--n] = '\0';
+  puts(line);
 }
 
 static void human_rate(double v, char *buf, size_t size) {
@@ -442,6 +469,34 @@ int jg_cmd_adl(int argc, char **argv) {
             query_arg);
     return 2;
   }
+  /* --out and --check are checked before anything runs: an output folder that cannot be one,
+   * a reference folder that is not one, or the two naming the same folder (the outputs would
+   * replace the references before the comparison) are bad arguments. */
+  struct stat os, cs;
+  const bool out_exists = out_dir[0] != '\0' && stat(out_dir, &os) == 0;
+  if (out_dir[0] == '\0' || (out_exists && !S_ISDIR(os.st_mode))) {
+    if (out_dir[0] == '\0') {
+      fprintf(stderr, "jagged adl: --out needs a directory name, not ''\n");
+    } else {
+      fprintf(stderr, "jagged adl: --out '%s' exists and is not a directory\n", out_dir);
+    }
+    return 2;
+  }
+  if (check_dir != NULL) {
+    const int ce = check_dir[0] == '\0' ? ENOENT : stat(check_dir, &cs) != 0 ? errno : 0;
+    if (ce != 0 || !S_ISDIR(cs.st_mode)) {
+      fprintf(stderr, "jagged adl: --check '%s' is not a directory%s%s\n", check_dir,
+              ce != 0 ? ": " : "", ce != 0 ? strerror(ce) : "");
+      return 2;
+    }
+    if (out_exists && os.st_dev == cs.st_dev && os.st_ino == cs.st_ino) {
+      fprintf(stderr,
+              "jagged adl: --out and --check name the same directory (%s): the outputs would "
+              "replace the references; write the outputs elsewhere\n",
+              out_dir);
+      return 2;
+    }
+  }
   int ndev = 0;
   run_config cfg;
   memset(&cfg, 0, sizeof cfg);
@@ -474,6 +529,7 @@ int jg_cmd_adl(int argc, char **argv) {
   } else {
     cfg.consumers = 1;
   }
+  adl_tmp_remove_on_signal(); /* an interrupted run leaves no temporary file */
   char default_path[PATH_MAX];
   if (file_arg == NULL) {
     if (default_sample(default_path, sizeof default_path) != 0) return 1;
@@ -485,8 +541,11 @@ int jg_cmd_adl(int argc, char **argv) {
     return 1;
   }
   int rc = 0;
+  bool made_out = false;
   jg_hist1d hists[ADL_NQUERIES][ADL_MAX_HISTS];
   memset(hists, 0, sizeof hists);
+  adl_csv refs[ADL_NQUERIES][ADL_MAX_HISTS];
+  memset(refs, 0, sizeof refs);
   double times[ADL_NQUERIES] = {0};
   bool ran[ADL_NQUERIES] = {false};
   if (adl_schema_detect(cfg.file, &cfg.schema, &err) != JG_OK) {
@@ -515,13 +574,26 @@ int jg_cmd_adl(int argc, char **argv) {
     rc = 1;
     goto done;
   }
+  /* The references of the selected queries, read (and checked) before any query runs. */
+  for (int q = 0; q < ADL_NQUERIES && rc == 0 && check_dir != NULL; q++) {
+    for (int k = 0; selected[q] && k < adl_queries[q].nhists && rc == 0; k++) {
+      char refpath[PATH_MAX];
+      snprintf(refpath, sizeof refpath, "%s/%s.csv", check_dir, adl_queries[q].hists[k].plot.name);
+      if (adl_read_csv(refpath, &refs[q][k], &err) != JG_OK) {
+        fprintf(stderr, "jagged adl: --check: %s\n", err.message);
+        rc = 1;
+      }
+    }
+  }
+  if (rc != 0) goto done;
   const int e = mkdir_p(out_dir);
-  if (e != 0) {
-    fprintf(stderr, "jagged adl: cannot create the output directory %s: %s\n", out_dir,
-            strerror(e));
+  if (e != 0 || access(out_dir, W_OK | X_OK) != 0) {
+    fprintf(stderr, "jagged adl: cannot %s the output directory %s: %s\n",
+            e != 0 ? "create" : "write to", out_dir, strerror(e != 0 ? e : errno));
     rc = 1;
     goto done;
   }
+  made_out = !out_exists;
   for (int q = 0; q < ADL_NQUERIES; q++) {
     for (int k = 0; k < adl_queries[q].nhists; k++) {
       jg_hist1d *h = &hists[q][k];
@@ -587,11 +659,13 @@ int jg_cmd_adl(int argc, char **argv) {
   int nran = 0;
   for (int q = 0; q < ADL_NQUERIES; q++) nran += ran[q];
   if (nran == 0) goto done; /* the first query failed: its line on stderr says it all */
-  printf("jagged adl: %s (%" PRId64 " events, %d row groups, %s columns)\n", file_arg, nevents,
-         jg_parquet_num_row_groups(cfg.file),
-         cfg.schema == ADL_SCHEMA_FLAT ? "flat NanoAOD" : "record");
-  printf("%-6s %-10s %12s %12s %12s  %-7s%s\n", "query", "histogram", "entries", "time [ms]",
-         "events/s", "device", check_dir != NULL ? "  check" : "");
+  const int nrg = jg_parquet_num_row_groups(cfg.file);
+  printf("jagged adl: %s (%" PRId64 " events, %d row group%s, %s columns)\n", file_arg, nevents,
+         nrg, nrg == 1 ? "" : "s", cfg.schema == ADL_SCHEMA_FLAT ? "flat NanoAOD" : "record");
+  char head[160];
+  snprintf(head, sizeof head, "%-6s %-10s %12s %12s %12s  %-7s  %s", "query", "histogram",
+           "entries", "time [ms]", "events/s", "device", check_dir != NULL ? "check" : "");
+  print_trimmed(head);
   int ndiffer = 0;
   for (int q = 0; q < ADL_NQUERIES; q++) {
     if (!ran[q]) continue;
@@ -601,22 +675,16 @@ int jg_cmd_adl(int argc, char **argv) {
       human_rate(times[q] > 0 ? (double)nevents / times[q] : 0, rate, sizeof rate);
       snprintf(ms, sizeof ms, "%.1f", 1e3 * times[q]);
       const char *verdict = "";
-      adl_csv ref;
-      memset(&ref, 0, sizeof ref);
-      char refpath[PATH_MAX];
-      int64_t diffs = 0;
-      bool ref_ok = false;
       if (check_dir != NULL) {
-        snprintf(refpath, sizeof refpath, "%s/%s.csv", check_dir, query->hists[k].plot.name);
-        ref_ok = adl_read_csv(refpath, &ref, &err) == JG_OK;
-        diffs = ref_ok ? adl_compare(&hists[q][k], &ref, NULL, 0) : -1;
-        verdict = diffs == 0 ? "  same" : "  DIFFERS";
+        const int64_t diffs = adl_compare(&hists[q][k], &refs[q][k], NULL, 0);
+        verdict = diffs == 0 ? "same" : "DIFFERS";
         if (diffs != 0) ndiffer++;
-        adl_csv_free(&ref);
       }
-      printf("%-6s %-10s %12" PRId64 " %12s %12s  %-7s%s\n", k == 0 ? query->id : "",
-             query->hists[k].plot.name + 6, hists[q][k].entries, k == 0 ? ms : "(same)",
-             k == 0 ? rate : "", devname, verdict);
+      char row[160];
+      snprintf(row, sizeof row, "%-6s %-10s %12" PRId64 " %12s %12s  %-7s  %s",
+               k == 0 ? query->id : "", query->hists[k].plot.name + 6, hists[q][k].entries,
+               k == 0 ? ms : "(same)", k == 0 ? rate : "", devname, verdict);
+      print_trimmed(row);
     }
   }
   /* The differing bins, after the table. */
@@ -625,19 +693,10 @@ int jg_cmd_adl(int argc, char **argv) {
       if (!ran[q]) continue;
       for (int k = 0; k < adl_queries[q].nhists; k++) {
         const char *name = adl_queries[q].hists[k].plot.name;
-        char refpath[PATH_MAX];
-        snprintf(refpath, sizeof refpath, "%s/%s.csv", check_dir, name);
-        adl_csv ref;
-        memset(&ref, 0, sizeof ref);
-        if (adl_read_csv(refpath, &ref, &err) != JG_OK) {
-          printf("%s: no reference: %s\n", name, err.message);
-          continue;
+        if (adl_compare(&hists[q][k], &refs[q][k], NULL, 0) != 0) {
+          printf("%s: differs from %s/%s.csv:\n", name, check_dir, name);
+          adl_compare(&hists[q][k], &refs[q][k], stdout, 20);
         }
-        if (adl_compare(&hists[q][k], &ref, NULL, 0) != 0) {
-          printf("%s: differs from %s:\n", name, refpath);
-          adl_compare(&hists[q][k], &ref, stdout, 20);
-        }
-        adl_csv_free(&ref);
       }
     }
     if (rc == 0) {
@@ -650,8 +709,14 @@ int jg_cmd_adl(int argc, char **argv) {
   }
   if (rc == 0) printf("outputs: %s/\n", out_dir);
 done:
+  /* A failed run leaves no output folder that it made and did not fill (rmdir refuses a
+   * folder that holds files). */
+  if (rc != 0 && made_out) rmdir(out_dir);
   for (int q = 0; q < ADL_NQUERIES; q++) {
-    for (int k = 0; k < ADL_MAX_HISTS; k++) free(hists[q][k].counts);
+    for (int k = 0; k < ADL_MAX_HISTS; k++) {
+      free(hists[q][k].counts);
+      adl_csv_free(&refs[q][k]);
+    }
   }
   if (cfg.stream != NULL) jg_stream_destroy(cfg.stream);
   if (cfg.copy != NULL) jg_stream_destroy(cfg.copy);

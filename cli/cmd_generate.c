@@ -11,12 +11,14 @@
 #include <sys/stat.h>
 
 #include "adl/adl.h"
+#include "adl/adl_tmp.h"
 #include "cli.h"
 #include "jagged/jagged.h"
 #include "progress.h"
 
 #define GENERATE_DEFAULT_SEED 42
 #define GENERATE_DEFAULT_ROWS 1000000
+#define GENERATE_MAX_EVENTS ((int64_t)100000 * 1000000) /* 10^11: about 8 TB of file */
 
 static void generate_usage(FILE *out) {
   fprintf(out,
@@ -27,10 +29,11 @@ static void generate_usage(FILE *out) {
           "electrons and jets with falling pt spectra, Z -> mu mu and top-like three-jet decays,\n"
           "MET) to the Parquet file FILE, in the flat columns of the CMS sample (run, event,\n"
           "nMuon, Muon_pt, ..., Jet_btag, MET_pt), which `jagged adl FILE` reads. The file is\n"
-          "written to FILE.tmp and renamed at the end; on failure nothing is left.\n"
+          "written to FILE.<pid>.tmp and renamed at the end; on failure or an interrupt nothing\n"
+          "is left. FILE must not be a directory or a device.\n"
           "\n"
           "  N                   events: a number, or one with the suffix k (x 1000) or M\n"
-          "                      (x 1000000), e.g. 50M\n"
+          "                      (x 1000000), e.g. 50M; at most 100000M\n"
           "  --out FILE          the file to write (required)\n"
           "  --seed S            the random seed (default %d; 0 means %d). The file's bytes\n"
           "                      depend on S, N, R and the codec only, not on T\n"
@@ -165,10 +168,10 @@ int jg_cmd_generate(int argc, char **argv) {
         return 2;
       }
       has_codec = true;
-    } else if (a[0] == '-' && a[1] != '\0') {
+    } else if (a[0] == '-' && a[1] != '\0' && (a[1] < '0' || a[1] > '9')) {
       fprintf(stderr, "jagged generate: unknown option '%s' (see jagged generate --help)\n", a);
       return 2;
-    } else if (n_arg == NULL) {
+    } else if (n_arg == NULL) { /* "-1" is a (bad) N, refused below */
       n_arg = a;
     } else {
       fprintf(stderr, "jagged generate: more than one N ('%s' and '%s')\n", n_arg, a);
@@ -181,10 +184,10 @@ int jg_cmd_generate(int argc, char **argv) {
             "--help)\n");
     return 2;
   }
-  if (!parse_events(n_arg, &nevents)) {
+  if (!parse_events(n_arg, &nevents) || nevents > GENERATE_MAX_EVENTS) {
     fprintf(stderr,
-            "jagged generate: N takes a number of events >= 0, optionally with the "
-            "suffix k or M (e.g. 50M), not '%s'\n",
+            "jagged generate: N takes a number of events from 0 to 100000M, optionally with "
+            "the suffix k or M (e.g. 50M), not '%s'\n",
             n_arg);
     return 2;
   }
@@ -192,6 +195,7 @@ int jg_cmd_generate(int argc, char **argv) {
     fprintf(stderr, "jagged generate: --out FILE is missing (see jagged generate --help)\n");
     return 2;
   }
+  adl_tmp_remove_on_signal(); /* an interrupted run leaves no temporary file */
   const int64_t nrg = nevents / rows + (nevents % rows != 0);
   cli_progress prog;
   cli_progress_start(&prog, nrg, "row groups");

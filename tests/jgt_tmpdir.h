@@ -1,7 +1,8 @@
 /* jgt_tmpdir.h: a fresh temporary folder per test, for the tests that write files or run the
  * jagged tool: jgt_tmpdir_setup / jgt_tmpdir_teardown are cmocka group or test fixtures, and
- * jgt_read_tmp reads a file of the folder (the tool's captured stdout or stderr). Include after
- * jg_test.h; POSIX (mkdtemp), so the including file defines _POSIX_C_SOURCE or _GNU_SOURCE. */
+ * jgt_read_tmp reads a file of the folder (the tool's captured stdout or stderr),
+ * jgt_tmp_leftovers counts the temporary files left in it. Include after jg_test.h; POSIX
+ * (mkdtemp, popen), so the including file defines _POSIX_C_SOURCE or _GNU_SOURCE. */
 #ifndef JAGGED_TESTS_JGT_TMPDIR_H
 #define JAGGED_TESTS_JGT_TMPDIR_H
 
@@ -41,6 +42,20 @@ static inline void jgt_read_tmp(const char *name, char *buf, size_t size) {
   const size_t n = fread(buf, 1, size - 1, f);
   buf[n] = '\0';
   fclose(f);
+}
+
+/** The number of temporary files (names ending in ".tmp") left in jgt_tmpdir and its
+ *  subfolders: an output written under a temporary name and renamed leaves none. */
+static inline int jgt_tmp_leftovers(void) {
+  char cmd[600];
+  snprintf(cmd, sizeof cmd, "find '%s' -name '*.tmp' | wc -l", jgt_tmpdir);
+  FILE *p = popen(cmd, "r");
+  int n = -1;
+  if (p != NULL) {
+    if (fscanf(p, "%d", &n) != 1) n = -1;
+    pclose(p);
+  }
+  return n;
 }
 
 #endif /* JAGGED_TESTS_JGT_TMPDIR_H */

@@ -62,12 +62,13 @@ jg_status adl_write_csv(const jg_hist1d *h, const char *path, jg_error *err);
  *  Accepted: "\n" or "\r\n" line endings, a last line without a newline, a UTF-8 byte order
  *  mark before the header, spaces or tabs around the numbers, empty lines after the last row,
  *  a header alone (n = 0). Each row must be two finite numbers "x,y" (any strtod syntax; y
- *  need not be an integer), x strictly increasing. Limits, so that a file that is not a
+ *  need not be an integer but must not be negative: a count), x strictly increasing. Limits, so that a file that is not a
  *  histogram fails fast: lines of at most 256 characters, at most 2^20 rows.
  *
  *  Errors: JG_EINVAL (NULL path or out); JG_EIO (cannot open or read: names the path and the
  *  system's reason); JG_ECORRUPT ("PATH, line N: ..." with err->index = N: an empty file, a
- *  header other than x,y, a row that is not two finite numbers (quoted, control bytes as '?'),
+ *  header other than x,y, a row that is not two finite numbers with y >= 0 (quoted, control
+ *  bytes as '?'),
  *  x not increasing, an empty line between rows, a NUL byte, a line or row count over the
  *  limits); JG_ENOMEM. On error `out` is zeroed (nothing to free). Thread-safe. */
 jg_status adl_read_csv(const char *path, adl_csv *out, jg_error *err);
@@ -149,12 +150,14 @@ typedef struct adl_generate_options {
  *  thread holds one, the writer one), whatever nevents is; their buffers come from the host
  *  pool (jg_memory_resource_host_pool), whose cache is trimmed to 0 at the end.
  *
- *  Written to `path`.tmp and renamed to `path` at the end: on any error neither is left (a file
- *  already at `path` is untouched). 0 events give a valid file of every column and no row
+ *  Written to `path`.<pid>.tmp (adl_tmp.h: removed if a signal ends the process) and renamed to
+ *  `path` at the end: on any error neither is left (a file already at `path` is untouched), and
+ *  two runs writing the same path never share a temporary file. An existing `path` that is not
+ *  a regular file (a directory, a device such as /dev/null) is refused, never replaced. 0 events give a valid file of every column and no row
  *  group. `opt` NULL: the defaults.
  *
- *  Errors: JG_EINVAL (NULL or empty path, nevents < 0, negative row_group_rows or nthreads),
- *  JG_EIO (PATH.tmp cannot be created or written, or the rename fails: the message names the
+ *  Errors: JG_EINVAL (NULL or empty path, nevents < 0, negative row_group_rows or nthreads,
+ *  `path` an existing non-regular file), JG_EIO (the temporary file cannot be created or written, or the rename fails: the message names the
  *  path and the system's reason), JG_ENOTSUP (a codec not built in), JG_ENOMEM, JG_EOVERFLOW (a
  *  row group too large for memory sizes). */
 jg_status adl_generate(const char *path, int64_t nevents, const adl_generate_options *opt,

@@ -24,9 +24,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "adl.h"
+#include "adl_tmp.h"
 #include "jagged/parquet_writer.h"
 
 /* ------------------------------------------------------------------------------------------ */
@@ -859,11 +861,17 @@ jg_status adl_generate(const char *path, int64_t nevents, const adl_generate_opt
   g.nthreads = opt.nthreads > 0 ? opt.nthreads : online_cores();
   if (g.nthreads > g.nrg) g.nthreads = g.nrg > 0 ? (int)g.nrg : 1;
 
-  const size_t len = strlen(path);
-  char *tmp = malloc(len + 5);
-  if (tmp == NULL) return jg_error_set(err, JG_ENOMEM, -1, "adl_generate: out of memory");
-  memcpy(tmp, path, len);
-  memcpy(tmp + len, ".tmp", 5);
+  struct stat ps;
+  if (stat(path, &ps) == 0 && !S_ISREG(ps.st_mode)) {
+    return jg_error_set(err, JG_EINVAL, -1, "'%s' exists and is not a regular file (%s)", path,
+                        S_ISDIR(ps.st_mode) ? "a directory" : "a device, FIFO or socket");
+  }
+  const size_t len = strlen(path) + 32;
+  char *tmp = malloc(len);
+  if (tmp == NULL || !adl_tmp_name(path, tmp, len)) {
+    free(tmp);
+    return jg_error_set(err, JG_ENOMEM, -1, "adl_generate: out of memory");
+  }
   jg_parquet_write_options wo;
   jg_parquet_write_options_init(&wo);
   wo.row_group_rows = g.rows;
@@ -871,6 +879,7 @@ jg_status adl_generate(const char *path, int64_t nevents, const adl_generate_opt
   wo.dictionary = false; /* random floats fail it anyway, and trying costs ~13% of the run */
   jg_parquet_writer *writer = NULL;
   jg_status st = jg_parquet_writer_open(tmp, &wo, &writer, err);
+  const int slot = adl_tmp_track(tmp); /* removed if a signal ends the run */
   if (st == JG_OK && g.nrg == 0) {
     /* No events: an empty table still fixes the schema, so the file has every column. */
     jg_array *empty = NULL;
@@ -894,6 +903,7 @@ jg_status adl_generate(const char *path, int64_t nevents, const adl_generate_opt
     remove(tmp);
     st = jg_error_set(err, JG_EIO, -1, "cannot rename '%s' to '%s': %s", tmp, path, strerror(e));
   }
+  adl_tmp_untrack(slot);
   free(tmp);
   /* The row groups' blocks went back to the host pool's cache: hand them back to the system. */
   jg_memory_resource_trim(jg_memory_resource_host_pool(), 0, NULL);

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "adl.h"
+#include "adl_tmp.h"
 
 #ifdef JG_HAVE_PLPLOT
 #include <plplot.h>
@@ -91,13 +92,14 @@ static void format_y(double y, char *buf, size_t size) {
 /* Files written under a temporary name, then renamed                                          */
 /* ------------------------------------------------------------------------------------------ */
 
-/** `path` followed by ".tmp", malloc'd; NULL when out of memory. */
+/** The temporary name of `path` (adl_tmp_name: "PATH.<pid>.tmp"), malloc'd; NULL when out of
+ *  memory. */
 static char *tmp_name(const char *path) {
-  const size_t n = strlen(path);
-  char *t = malloc(n + 5);
-  if (t != NULL) {
-    memcpy(t, path, n);
-    memcpy(t + n, ".tmp", 5);
+  const size_t n = strlen(path) + 32;
+  char *t = malloc(n);
+  if (t != NULL && !adl_tmp_name(path, t, n)) {
+    free(t);
+    t = NULL;
   }
   return t;
 }
@@ -136,6 +138,7 @@ jg_status adl_write_csv(const jg_hist1d *h, const char *path, jg_error *err) {
     free(tmp);
     return JG_EIO;
   }
+  const int slot = adl_tmp_track(tmp); /* removed if a signal ends the run */
   FILE *f = fdopen(fd, "wb");
   int e = f == NULL ? errno : 0;
   if (f != NULL) {
@@ -159,6 +162,7 @@ jg_status adl_write_csv(const jg_hist1d *h, const char *path, jg_error *err) {
     jg_error_set(err, JG_EIO, -1, "cannot rename %s to %s: %s", tmp, path, strerror(e));
   }
   if (e != 0) unlink(tmp);
+  adl_tmp_untrack(slot);
   free(tmp);
   return e != 0 ? JG_EIO : JG_OK;
 }
@@ -217,7 +221,7 @@ static bool csv_parse_row(const char *s, double *x, double *y) {
   *y = strtod(s, &end);
   if (end == s) return false;
   while (*end == ' ' || *end == '\t') end++;
-  return *end == '\0' && isfinite(*x) && isfinite(*y);
+  return *end == '\0' && isfinite(*x) && isfinite(*y) && *y >= 0;
 }
 
 /** Appends (x, y) to `c`, growing its arrays (capacity *cap); false when out of memory. */
@@ -278,8 +282,9 @@ static jg_status csv_read(FILE *f, const char *path, adl_csv *out, jg_error *err
     if (!csv_parse_row(l.text, &x, &y)) {
       printable(l.text, shown, sizeof shown);
       return jg_error_set(err, JG_ECORRUPT, line,
-                          "%s, line %" PRId64 ": '%s' is not a row x,y of two finite numbers", path,
-                          line, shown);
+                          "%s, line %" PRId64
+                          ": '%s' is not a row x,y of two finite numbers, y >= 0",
+                          path, line, shown);
     }
     if (out->n > 0 && !(x > out->x[out->n - 1])) {
       format_x(x, cur, sizeof cur);
@@ -811,6 +816,7 @@ static jg_status plot_one(pl_job *j, const char *device, const char *path, jg_er
     free(tmp);
     return JG_EIO;
   }
+  const int slot = adl_tmp_track(tmp); /* removed if a signal ends the run */
   j->device = device;
   j->file = f; /* PLplot closes it */
   char why[256];
@@ -826,6 +832,7 @@ static jg_status plot_one(pl_job *j, const char *device, const char *path, jg_er
     st = jg_error_set(err, JG_EIO, -1, "cannot rename %s to %s: %s", tmp, path, strerror(e));
   }
   if (st != JG_OK) unlink(tmp);
+  adl_tmp_untrack(slot);
   free(tmp);
   return st;
 }

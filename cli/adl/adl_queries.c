@@ -495,16 +495,22 @@ static jg_status check_leaf(const jg_parquet_file *file, const adl_query *q, con
     }
     return JG_ENOTFOUND;
   }
-  const bool type_ok = integer ? is_int(info.dtype) : is_float(info.dtype);
+  const bool bytes = strcmp(info.physical_type, "BYTE_ARRAY") == 0 ||
+                     strcmp(info.physical_type, "FIXED_LEN_BYTE_ARRAY") == 0;
+  const bool type_ok = !bytes && (integer ? is_int(info.dtype) : is_float(info.dtype));
   const bool shape_ok = list ? info.max_repetition_level == 1 : info.max_repetition_level == 0;
   if (!type_ok || !shape_ok) {
-    {
-    jg_error_set(err, JG_EDTYPE, -1,
-                   "column %s (needed by query %s) holds %s%s values; the query needs %s%s",
-                   path, q->id, info.max_repetition_level > 0 ? "lists of " : "",
-                   jg_dtype_name(info.dtype), list ? "lists of " : "",
-                   integer ? "integers" : "floating-point numbers");
+    /* what the column holds, in words: "lists of lists of float32 values", "strings" */
+    char holds[96];
+    int w = 0;
+    for (int r = 0; r < info.max_repetition_level && r < 4; r++) {
+      w += snprintf(holds + w, sizeof holds - (size_t)w, "lists of ");
     }
+    snprintf(holds + w, sizeof holds - (size_t)w, "%s%s",
+             bytes ? "strings or bytes" : jg_dtype_name(info.dtype), bytes ? "" : " values");
+    jg_error_set(err, JG_EDTYPE, -1,
+                 "column %s (needed by query %s) holds %s; the query needs %s%s", path, q->id,
+                 holds, list ? "lists of " : "", integer ? "integers" : "floating-point numbers");
     return JG_EDTYPE;
   }
   return JG_OK;

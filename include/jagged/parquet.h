@@ -46,7 +46,8 @@ typedef struct jg_parquet_file jg_parquet_file;
  *  file's size, parses the footer (FileMetaData) and the schema. `*out` receives the file (NULL
  *  on error); close it with jg_parquet_close. Nothing else is read until a read call.
  *  Errors, each message naming the file: JG_EINVAL (NULL path or out), JG_EIO (cannot open,
- *  stat or read the file; not a regular file), JG_ECORRUPT (shorter than 12 bytes, no "PAR1"
+ *  stat or read the file; not a regular file: a directory, FIFO, device or socket, named as
+ *  such and refused at once, never waited on), JG_ECORRUPT (shorter than 12 bytes, no "PAR1"
  *  at the start or end, a footer length past the start of the file, a footer that does not
  *  parse, a schema that does not add up, row groups whose columns do not match the schema),
  *  JG_ENOTSUP (an encrypted footer, "PARE"; a schema deeper than 64 levels or a type the reader

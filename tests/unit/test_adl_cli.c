@@ -152,6 +152,115 @@ static void test_not_adl(void **state) {
   expect_failure("xy", args, "neither a column MET_pt");
 }
 
+/* Runs `jagged adl ARGS` as given (no --out added); stdout in TMP/out, stderr in TMP/err. */
+static int run_raw(const char *args) {
+  char cmd[2048];
+  snprintf(cmd, sizeof cmd, "'%s' adl %s --device cpu >'%s/out' 2>'%s/err'", JG_CLI_PATH, args,
+           jgt_tmpdir, jgt_tmpdir);
+  const int rc = system(cmd);
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+/* Exit status `want` and one stderr line containing `what`. */
+static void expect_raw(const char *args, int want, const char *what) {
+  const int rc = run_raw(args);
+  char err[4096];
+  jgt_read_tmp("err", err, sizeof err);
+  if (rc != want) fail_msg("adl %s: exit status %d, want %d; stderr: %s", args, rc, want, err);
+  if (strstr(err, what) == NULL) fail_msg("adl %s: stderr lacks '%s': %s", args, what, err);
+  int lines = 0;
+  for (const char *p = err; *p; p++) lines += *p == '\n';
+  if (lines != 1) fail_msg("adl %s: %d lines on stderr, want 1: %s", args, lines, err);
+}
+
+/* --out and --check are checked before anything runs: the same folder for both (the outputs
+ * would replace the references), a --check that is not a folder or lacks a reference, an --out
+ * that is a file or empty. The references are never touched, and nothing is written. */
+static void test_out_and_check(void **state) {
+  (void)state;
+  char cmd[2048], args[1024];
+  const char *sample = JG_TEST_DATA_DIR "/adl/Run2012B_SingleMu-1000.parquet";
+  snprintf(cmd, sizeof cmd,
+           "mkdir -p '%s/ref' && cp '%s/adl/reference/'*.csv '%s/ref/' && chmod u+w '%s/ref/'*.csv "
+           "&& sed -i 's/^10.0,346$/10.0,347/' '%s/ref/query-1.csv'",
+           jgt_tmpdir, JG_TEST_DATA_DIR, jgt_tmpdir, jgt_tmpdir, jgt_tmpdir);
+  assert_int_equal(system(cmd), 0);
+  snprintf(args, sizeof args, "'%s' --query 1 --check '%s/ref' --out '%s/ref'", sample, jgt_tmpdir,
+           jgt_tmpdir);
+  expect_raw(args, 2, "--out and --check name the same directory");
+  snprintf(cmd, sizeof cmd, "grep -q '^10.0,347$' '%s/ref/query-1.csv'", jgt_tmpdir);
+  assert_int_equal(system(cmd), 0); /* the edited reference is still there */
+  snprintf(args, sizeof args, "'%s' --check '%s/none' --out '%s/o1'", sample, jgt_tmpdir,
+           jgt_tmpdir);
+  expect_raw(args, 2, "is not a directory: No such file or directory");
+  snprintf(args, sizeof args, "'%s' --check '%s/ref/query-1.csv' --out '%s/o1'", sample, jgt_tmpdir,
+           jgt_tmpdir);
+  expect_raw(args, 2, "is not a directory");
+  snprintf(args, sizeof args, "'%s' --out '%s/ref/query-1.csv'", sample, jgt_tmpdir);
+  expect_raw(args, 2, "exists and is not a directory");
+  snprintf(args, sizeof args, "'%s' --out ''", sample);
+  expect_raw(args, 2, "--out needs a directory name");
+  /* a reference missing: found before any query runs; no output folder made */
+  snprintf(cmd, sizeof cmd, "rm '%s/ref/query-5.csv'", jgt_tmpdir);
+  assert_int_equal(system(cmd), 0);
+  snprintf(args, sizeof args, "'%s' --check '%s/ref' --out '%s/o2'", sample, jgt_tmpdir,
+           jgt_tmpdir);
+  expect_raw(args, 1, "query-5.csv");
+  struct stat st;
+  char o2[512];
+  snprintf(o2, sizeof o2, "%s/o2", jgt_tmpdir);
+  assert_int_not_equal(stat(o2, &st), 0);
+  char out[256];
+  jgt_read_tmp("out", out, sizeof out);
+  assert_string_equal(out, "");
+}
+
+/* A FIFO is refused at once (not waited on), a column of strings is named as such. */
+static void test_not_a_file_and_strings(void **state) {
+  (void)state;
+  char fifo[512], args[600];
+  snprintf(fifo, sizeof fifo, "%s/pipe.parquet", jgt_tmpdir);
+  assert_int_equal(mkfifo(fifo, 0600), 0);
+  snprintf(args, sizeof args, "'%s'", fifo);
+  expect_failure("fifo", args, "is not a regular file (a FIFO)");
+  /* MET_pt as byte strings (lists of uint8 are written as BYTE_ARRAY) */
+  const int64_t off[3] = {0, 2, 5};
+  const uint8_t chars[5] = {'1', '0', '2', '5', '0'};
+  jg_array *col = NULL, *table = NULL;
+  JGT_OK(jg_array_from_host_offsets(off, 2, chars, 5, JG_DTYPE_UINT8, &col, &jgt_err_));
+  const char *names[1] = {"MET_pt"};
+  JGT_OK(jg_array_record(1, &col, names, -1, &table, &jgt_err_));
+  char path[512];
+  snprintf(path, sizeof path, "%s/met_str.parquet", jgt_tmpdir);
+  JGT_OK(jg_parquet_write(table, path, NULL, &jgt_err_));
+  jg_array_release(table);
+  jg_array_release(col);
+  snprintf(args, sizeof args, "'%s' --query 1", path);
+  expect_failure("met_str", args, "column MET_pt (needed by query 1) holds strings or bytes");
+}
+
+/* A cached default sample that does not open (a killed run, a full disk, an edit) is made
+ * again, not a permanent failure. */
+static void test_bad_cached_default(void **state) {
+  (void)state;
+  char cmd[2048], err[4096];
+  snprintf(cmd, sizeof cmd,
+           "mkdir -p '%s/cache/jagged' && echo junk > "
+           "'%s/cache/jagged/adl-toy-v2-1000000-seed42.parquet'"
+           " && XDG_CACHE_HOME='%s/cache' '%s' adl --query 1 --device cpu --out '%s/out-default' "
+           ">'%s/out' 2>'%s/err'",
+           jgt_tmpdir, jgt_tmpdir, jgt_tmpdir, JG_CLI_PATH, jgt_tmpdir, jgt_tmpdir, jgt_tmpdir);
+  const int rc = system(cmd);
+  jgt_read_tmp("err", err, sizeof err);
+  if (!WIFEXITED(rc) || WEXITSTATUS(rc) != 0) fail_msg("exit status %d: %s", rc, err);
+  JGT_CONTAINS(err, "is not usable");
+  JGT_CONTAINS(err, "making it again");
+  char out[8192];
+  jgt_read_tmp("out", out, sizeof out);
+  JGT_CONTAINS(out, "(1000000 events, 1 row group, flat NanoAOD columns)");
+  assert_int_equal(jgt_tmp_leftovers(), 0);
+}
+
 static void test_bad_arguments(void **state) {
   (void)state;
   char args[600];
@@ -164,6 +273,12 @@ static void test_bad_arguments(void **state) {
   snprintf(args, sizeof args, "'%s/adl/Run2012B_SingleMu-1000.parquet' --devices cpu",
            JG_TEST_DATA_DIR);
   assert_int_equal(run_adl("devices", args), 2);
+  const char *queries[] = {"1,,2", "1,", ",1", "''", "0", "1,9"};
+  for (size_t k = 0; k < sizeof queries / sizeof queries[0]; k++) {
+    snprintf(args, sizeof args, "'%s/adl/Run2012B_SingleMu-1000.parquet' --query %s",
+             JG_TEST_DATA_DIR, queries[k]);
+    assert_int_equal(run_adl("queries", args), 2);
+  }
 }
 
 /* Both files of the sample, all nine histograms equal to the references, small batches too. */
@@ -293,6 +408,9 @@ int main(void) {
       cmocka_unit_test(test_sample_matches_references),
       cmocka_unit_test(test_check_reports_differences),
       cmocka_unit_test(test_null_in_a_later_batch),
+      cmocka_unit_test(test_out_and_check),
+      cmocka_unit_test(test_not_a_file_and_strings),
+      cmocka_unit_test(test_bad_cached_default),
       cmocka_unit_test(test_query_threads),
       cmocka_unit_test(test_plots_skipped_without_devices),
   };

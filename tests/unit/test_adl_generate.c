@@ -64,9 +64,7 @@ static void generate(const char *name, int64_t n, uint64_t seed, int threads, in
   o.progress = progress;
   o.user = user;
   JGT_OK(adl_generate(tmp_path(path, sizeof path, name), n, &o, &jgt_err_));
-  char tmp[600];
-  snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  assert_false(exists(tmp));
+  assert_int_equal(jgt_tmp_leftovers(), 0);
 }
 
 /** Whether TMP/a and TMP/b have the same bytes. */
@@ -476,20 +474,19 @@ static void test_row_groups(void **state) {
   jg_parquet_close(f);
 }
 
-/* A path that cannot be written: JG_EIO naming it, and neither the file nor PATH.tmp is left;
- * bad arguments: JG_EINVAL. */
+/* A path that cannot be written: JG_EIO naming it, and neither the file nor a temporary one is
+ * left; a directory or a device in the way: JG_EINVAL, untouched; bad arguments: JG_EINVAL. */
 static void test_bad_path(void **state) {
   (void)state;
-  char path[512], tmp[600];
+  char path[512];
   jg_error err;
   jg_error_clear(&err);
   snprintf(path, sizeof path, "%s/no-such-dir/x.parquet", jgt_tmpdir);
   assert_int_equal(adl_generate(path, 100, NULL, &err), JG_EIO);
   JGT_CONTAINS(err.message, "no-such-dir/x.parquet");
-  snprintf(tmp, sizeof tmp, "%s.tmp", path);
   assert_false(exists(path));
-  assert_false(exists(tmp));
-  /* a directory in the way of the rename: the .tmp is removed */
+  assert_int_equal(jgt_tmp_leftovers(), 0);
+  /* a directory in the way: refused, it and its file untouched */
   snprintf(path, sizeof path, "%s/a-directory", jgt_tmpdir);
   assert_int_equal(mkdir(path, 0777), 0);
   char inside[600];
@@ -498,11 +495,13 @@ static void test_bad_path(void **state) {
   assert_non_null(keep);
   fclose(keep);
   jg_error_clear(&err);
-  assert_int_equal(adl_generate(path, 100, NULL, &err), JG_EIO);
-  JGT_CONTAINS(err.message, "a-directory");
-  snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  assert_false(exists(tmp));
+  assert_int_equal(adl_generate(path, 100, NULL, &err), JG_EINVAL);
+  JGT_CONTAINS(err.message, "a-directory' exists and is not a regular file (a directory)");
+  assert_int_equal(jgt_tmp_leftovers(), 0);
   assert_true(exists(inside));
+  jg_error_clear(&err);
+  assert_int_equal(adl_generate("/dev/null", 100, NULL, &err), JG_EINVAL);
+  JGT_CONTAINS(err.message, "'/dev/null' exists and is not a regular file");
   /* bad arguments */
   assert_int_equal(adl_generate(NULL, 10, NULL, &err), JG_EINVAL);
   assert_int_equal(adl_generate(tmp_path(path, sizeof path, "neg.parquet"), -1, NULL, &err),

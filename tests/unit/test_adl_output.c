@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "adl.h"
+#include "adl_tmp.h"
 #include "jg_test.h"
 #define JGT_TMPDIR_NAME "adl_output"
 #include "jgt_tmpdir.h"
@@ -115,8 +116,7 @@ static void expect_csv(const jg_hist1d *h, const char *name, const char *want) {
   expect_lines(name, got, want);
   assert_string_equal(got, want);
   free(got);
-  strncat(path, ".tmp", sizeof path - strlen(path) - 1);
-  assert_false(exists(path));
+  assert_int_equal(jgt_tmp_leftovers(), 0);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -288,16 +288,16 @@ static void test_csv_write_errors(void **state) {
   free(h.counts);
 }
 
-/* A file under the final name is replaced whole; a leftover PATH.tmp, even a link, is replaced
- * (the link not followed). */
+/* A file under the final name is replaced whole; a leftover temporary file of this process's
+ * name (PATH.<pid>.tmp), even a link, is replaced (the link not followed). */
 static void test_csv_write_replaces(void **state) {
   (void)state;
   jg_hist1d h = hist_new(100, 0, 2000);
   h.counts[1] = 7;
-  char path[512], tmp[520], target[512];
+  char path[512], tmp[560], target[512];
   write_bytes("old.csv", "x,y\n10.0,1\n30.0,2\n", 18, path, sizeof path);
   write_bytes("target", "keep", 4, target, sizeof target);
-  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  assert_true(adl_tmp_name(path, tmp, sizeof tmp));
   assert_int_equal(symlink(target, tmp), 0);
   JGT_OK(adl_write_csv(&h, path, &jgt_err_));
   char *got = slurp(path, NULL);
@@ -368,6 +368,7 @@ static void test_csv_read_corrupt(void **state) {
       {"x,y\nnan,1\n", 0, "line 2: 'nan,1' is not a row"},
       {"x,y\n10.0,inf\n", 0, "line 2: '10.0,inf' is not a row"},
       {"x,y\n10.0,1e999\n", 0, "line 2: '10.0,1e999' is not a row"},
+      {"x,y\n0.5,-3\n", 0, "line 2: '0.5,-3' is not a row"}, /* a count is never negative */
       {"x,y\r\n10.0,1\r\n30.0,2\r\n30.0,3\r\n", 0, "line 4: x = 30.0 after x = 30.0"},
       {"x,y\n30.0,1\n10.0,2", 0, "line 3: x = 10.0 after x = 30.0"},
       {"x,y\n10.0,1\n\n30.0,2\n", 0, "line 3: an empty line inside the table"},

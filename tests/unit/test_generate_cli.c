@@ -1,7 +1,8 @@
 /* test_generate_cli.c: `jagged generate` run as a user would (the tool, through the shell): bad
  * arguments give exit status 2, an unwritable --out exit status 1, each with one line on stderr
- * and no file left (nor FILE.tmp); a good run prints one summary line, leaves the file and no
- * temporary, and gives the same bytes for any --threads. */
+ * and no file left (nor a temporary one); an interrupt removes the temporary file; a good run
+ * prints one summary line, leaves the file and no temporary, and gives the same bytes for any
+ * --threads. */
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -42,7 +43,7 @@ static bool exists(const char *name) {
 
 /** `jagged generate ARGS --out TMP/x.parquet` (when with_out) exits with `want`, prints nothing on
  *  stdout and exactly one stderr line containing `what`, and leaves neither x.parquet nor
- *  x.parquet.tmp. */
+ *  a temporary file. */
 static void expect_failure(const char *args, bool with_out, int want, const char *what) {
   char cmd[1024], out[4096], err[4096];
   if (with_out) {
@@ -59,13 +60,15 @@ static void expect_failure(const char *args, bool with_out, int want, const char
     fail_msg("generate %s: %d lines on stderr: %s", args, count_lines(err), err);
   if (out[0] != '\0') fail_msg("generate %s: stdout not empty: %s", args, out);
   assert_false(exists("x.parquet"));
-  assert_false(exists("x.parquet.tmp"));
+  assert_int_equal(jgt_tmp_leftovers(), 0);
 }
 
 static void test_bad_n(void **state) {
   (void)state;
   expect_failure("abc", true, 2, "'abc'");
-  expect_failure("-5", true, 2, "'-5'");
+  expect_failure("-5", true, 2, "N takes a number of events from 0 to 100000M");
+  expect_failure("-1", true, 2, "'-1'");
+  expect_failure("100001M", true, 2, "'100001M'");
   expect_failure("10x", true, 2, "'10x'");
   expect_failure("1.5M", true, 2, "'1.5M'");
   expect_failure("99999999999999999999", true, 2, "'99999999999999999999'");
@@ -103,8 +106,34 @@ static void test_unwritable_out(void **state) {
   assert_int_equal(run_tool(args), 1);
   jgt_read_tmp("err", err, sizeof err);
   assert_int_equal(count_lines(err), 1);
-  assert_false(exists("d.tmp"));
+  JGT_CONTAINS(err, "is not a regular file (a directory)");
+  assert_int_equal(jgt_tmp_leftovers(), 0);
   assert_true(exists("d/keep"));
+  /* a device in the way is refused, never replaced */
+  assert_int_equal(run_tool("generate 10 --out /dev/null"), 1);
+  jgt_read_tmp("err", err, sizeof err);
+  JGT_CONTAINS(err, "'/dev/null' exists and is not a regular file");
+  struct stat st;
+  assert_int_equal(stat("/dev/null", &st), 0);
+  assert_true(S_ISCHR(st.st_mode));
+}
+
+/* An interrupt (SIGINT, as Ctrl-C) during a long run ends it by that signal and removes the
+ * temporary file: nothing is left. */
+static void test_interrupted(void **state) {
+  (void)state;
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd,
+           "'%s' generate 100M --out '%s/big.parquet' >/dev/null 2>&1 & pid=$!; "
+           "for i in $(seq 200); do ls '%s' | grep -q tmp && break; sleep 0.05; done; sleep 0.3; "
+           "kill -INT $pid; wait $pid; echo $? > '%s/rc'",
+           JG_CLI_PATH, jgt_tmpdir, jgt_tmpdir, jgt_tmpdir);
+  assert_int_equal(system(cmd), 0);
+  char rc[32];
+  jgt_read_tmp("rc", rc, sizeof rc);
+  assert_int_equal(atoi(rc), 128 + 2); /* ended by SIGINT */
+  assert_false(exists("big.parquet"));
+  assert_int_equal(jgt_tmp_leftovers(), 0);
 }
 
 /* One summary line; the file and no temporary; the same bytes for --threads 1 and 3; k suffix. */
@@ -123,7 +152,7 @@ static void test_good_run(void **state) {
   JGT_CONTAINS(out, " bytes, ");
   assert_string_equal(err, "");
   assert_true(exists("a.parquet"));
-  assert_false(exists("a.parquet.tmp"));
+  assert_int_equal(jgt_tmp_leftovers(), 0);
   snprintf(args, sizeof args,
            "generate 2000 --out '%s/b.parquet' --row-group-rows 500 --seed 5 "
            "--threads 3",
@@ -160,7 +189,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_bad_n),          cmocka_unit_test(test_bad_options),
       cmocka_unit_test(test_unwritable_out), cmocka_unit_test(test_good_run),
-      cmocka_unit_test(test_help),
+      cmocka_unit_test(test_help),           cmocka_unit_test(test_interrupted),
   };
   return JGT_RUN_TESTS(tests, jgt_tmpdir_setup, jgt_tmpdir_teardown);
 }

@@ -5,7 +5,10 @@
  * Expected values of the sample files come from DuckDB v1.5.6 (npm @duckdb/node-api 1.5.6-r.1,
  * run from /work/tools/duckdb), with the queries quoted next to them. Generated files are
  * checked against the data the generator was given, walked by loops of the test itself. */
+#define _POSIX_C_SOURCE 200809L /* mkfifo, getpid */
 #include <math.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "internal/jgi_parquet.h"
 #include "jg_test.h"
@@ -591,6 +594,18 @@ static void test_open_errors(void **state) {
   assert_null(f);
   JGT_CONTAINS(err.message, "/nonexistent/dir/file.parquet");
   JGT_STATUS(JG_EIO, jg_parquet_open(JG_TEST_DATA_DIR "/adl", &f, &err));
+  JGT_CONTAINS(err.message, "is not a regular file (a directory)");
+  JGT_STATUS(JG_EIO, jg_parquet_open("/dev/null", &f, &err));
+  JGT_CONTAINS(err.message, "(a character device)");
+  /* a FIFO with no writer: refused at once, not waited on */
+  char fifo[64];
+  snprintf(fifo, sizeof fifo, "/tmp/jg_test_parquet_fifo_%d", (int)getpid());
+  remove(fifo);
+  assert_int_equal(mkfifo(fifo, 0600), 0);
+  JGT_STATUS(JG_EIO, jg_parquet_open(fifo, &f, &err));
+  JGT_CONTAINS(err.message, "(a FIFO)");
+  assert_null(f);
+  remove(fifo);
   JGT_STATUS(JG_ECORRUPT, jg_parquet_open(JG_TEST_DATA_DIR "/adl/README.md", &f, &err));
   JGT_CONTAINS(err.message, "README.md");
   JGT_CONTAINS(err.message, "PAR1");

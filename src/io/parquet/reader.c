@@ -197,14 +197,25 @@ jg_status jg_parquet_open(const char *path, jg_parquet_file **out, jg_error *err
   JG_RETURN_IF(out == NULL || path == NULL, JG_EINVAL, err, "%s: NULL %s", fn,
                out == NULL ? "out" : "path");
   *out = NULL;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  /* O_NONBLOCK: opening a FIFO (or a device that would wait) returns at once, and the check
+   * below refuses it; a regular file ignores the flag. */
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   JG_RETURN_IF(fd < 0, JG_EIO, err, "%s: cannot open '%s': %s", fn, path, strerror(errno));
   struct stat sb;
-  if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-    int e = errno;
+  if (fstat(fd, &sb) != 0) {
+    const int e = errno;
     close(fd);
-    return jg_error_set(err, JG_EIO, -1, "%s: '%s' is not a regular file%s%s", fn, path,
-                        S_ISREG(sb.st_mode) ? ": " : "", S_ISREG(sb.st_mode) ? strerror(e) : "");
+    return jg_error_set(err, JG_EIO, -1, "%s: cannot stat '%s': %s", fn, path, strerror(e));
+  }
+  if (!S_ISREG(sb.st_mode)) {
+    close(fd);
+    return jg_error_set(err, JG_EIO, -1, "%s: '%s' is not a regular file (%s)", fn, path,
+                        S_ISDIR(sb.st_mode)    ? "a directory"
+                        : S_ISFIFO(sb.st_mode) ? "a FIFO"
+                        : S_ISCHR(sb.st_mode)  ? "a character device"
+                        : S_ISBLK(sb.st_mode)  ? "a block device"
+                        : S_ISSOCK(sb.st_mode) ? "a socket"
+                                               : "not a plain file");
   }
   jg_parquet_file *f = NULL;
   jg_status st = file_new(path, &f, err);
