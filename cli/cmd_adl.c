@@ -18,6 +18,7 @@
 #include "adl/adl.h"
 #include "adl/adl_queries.h"
 #include "adl/adl_tmp.h"
+#include "args.h"
 #include "cli.h"
 #include "jagged/jagged.h"
 #include "jagged/parquet.h"
@@ -305,8 +306,9 @@ static void generate_progress(int64_t done, int64_t total, void *user) {
   cli_progress_update(p, "generating");
 }
 
-/* The default sample's path, made (once) when it does not exist. */
-static int default_sample(char *path, size_t size) {
+/* The default sample's path in `path`, made when it does not exist or when `remake` (a cached
+ * file that did not open as the default sample: the caller found that out). */
+static int default_sample(char *path, size_t size, bool remake) {
   const char *cache = getenv("XDG_CACHE_HOME");
   const char *home = getenv("HOME");
   char dir[PATH_MAX];
@@ -324,18 +326,7 @@ static int default_sample(char *path, size_t size) {
   }
   struct stat stt;
   if (stat(path, &stt) == 0) {
-    /* A cached file that does not open as the default sample (a run killed while renaming, a
-     * disk that filled up, a user's edit) is made again rather than failing every run. */
-    jg_parquet_file *f = NULL;
-    jg_error oe;
-    jg_error_clear(&oe);
-    const bool ok = S_ISREG(stt.st_mode) && jg_parquet_open(path, &f, &oe) == JG_OK &&
-                    jg_parquet_num_rows(f) == ADL_DEFAULT_EVENTS;
-    jg_parquet_close(f);
-    if (ok) return 0;
-    fprintf(stderr,
-            "jagged adl: the cached default sample %s is not usable (%s); making it again\n", path,
-            oe.message[0] != '\0' ? oe.message : "not the expected file");
+    if (!remake) return 0;
     if (S_ISREG(stt.st_mode)) remove(path);
   }
   const int e = mkdir_p(dir);
@@ -366,15 +357,6 @@ static int default_sample(char *path, size_t size) {
 /* ------------------------------------------------------------------------------------------ */
 /* The command                                                                                 */
 /* ------------------------------------------------------------------------------------------ */
-
-static bool parse_int(const char *s, int64_t lo, int64_t hi, int64_t *out) {
-  char *end = NULL;
-  errno = 0;
-  const long long v = strtoll(s, &end, 10);
-  if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi) return false;
-  *out = v;
-  return true;
-}
 
 /* Parses "all" or "1,3,6" into selected[0..7]. */
 static bool parse_queries(const char *s, bool selected[ADL_NQUERIES]) {
@@ -444,12 +426,12 @@ int jg_cmd_adl(int argc, char **argv) {
     } else if (strcmp(a, "--check") == 0) {
       check_dir = argv[++i];
     } else if (strcmp(a, "--batch") == 0) {
-      if (!parse_int(argv[++i], 0, INT64_MAX, &batch)) {
+      if (!cli_parse_int(argv[++i], 0, INT64_MAX, &batch)) {
         fprintf(stderr, "jagged adl: --batch takes a number of events >= 0, not '%s'\n", argv[i]);
         return 2;
       }
     } else if (strcmp(a, "--threads") == 0) {
-      if (!parse_int(argv[++i], 0, 1024, &threads)) {
+      if (!cli_parse_int(argv[++i], 0, 1024, &threads)) {
         fprintf(stderr, "jagged adl: --threads takes a number in 0..1024, not '%s'\n", argv[i]);
         return 2;
       }
@@ -531,12 +513,26 @@ int jg_cmd_adl(int argc, char **argv) {
   }
   adl_tmp_remove_on_signal(); /* an interrupted run leaves no temporary file */
   char default_path[PATH_MAX];
-  if (file_arg == NULL) {
-    if (default_sample(default_path, sizeof default_path) != 0) return 1;
+  const bool use_default = file_arg == NULL;
+  if (use_default) {
+    if (default_sample(default_path, sizeof default_path, false) != 0) return 1;
     file_arg = default_path;
   }
   cfg.path = file_arg;
-  if (jg_parquet_open(file_arg, &cfg.file, &err) != JG_OK) {
+  jg_status ost = jg_parquet_open(file_arg, &cfg.file, &err);
+  if (use_default && (ost != JG_OK || jg_parquet_num_rows(cfg.file) != ADL_DEFAULT_EVENTS)) {
+    /* A cached file that does not open as the default sample (a run killed while renaming, a
+     * disk that filled up, a user's edit) is made again rather than failing every run. */
+    fprintf(stderr,
+            "jagged adl: the cached default sample %s is not usable (%s); making it again\n",
+            file_arg, ost != JG_OK ? err.message : "not the expected file");
+    jg_parquet_close(cfg.file);
+    cfg.file = NULL;
+    if (default_sample(default_path, sizeof default_path, true) != 0) return 1;
+    jg_error_clear(&err);
+    ost = jg_parquet_open(file_arg, &cfg.file, &err);
+  }
+  if (ost != JG_OK) {
     fprintf(stderr, "jagged adl: %s\n", err.message);
     return 1;
   }
@@ -667,6 +663,7 @@ int jg_cmd_adl(int argc, char **argv) {
            "entries", "time [ms]", "events/s", "device", check_dir != NULL ? "check" : "");
   print_trimmed(head);
   int ndiffer = 0;
+  int64_t diffs[ADL_NQUERIES][ADL_MAX_HISTS] = {{0}}; /* differing bins, under --check */
   for (int q = 0; q < ADL_NQUERIES; q++) {
     if (!ran[q]) continue;
     const adl_query *query = &adl_queries[q];
@@ -676,9 +673,9 @@ int jg_cmd_adl(int argc, char **argv) {
       snprintf(ms, sizeof ms, "%.1f", 1e3 * times[q]);
       const char *verdict = "";
       if (check_dir != NULL) {
-        const int64_t diffs = adl_compare(&hists[q][k], &refs[q][k], NULL, 0);
-        verdict = diffs == 0 ? "same" : "DIFFERS";
-        if (diffs != 0) ndiffer++;
+        diffs[q][k] = adl_compare(&hists[q][k], &refs[q][k], NULL, 0);
+        verdict = diffs[q][k] == 0 ? "same" : "DIFFERS";
+        if (diffs[q][k] != 0) ndiffer++;
       }
       char row[160];
       snprintf(row, sizeof row, "%-6s %-10s %12" PRId64 " %12s %12s  %-7s  %s",
@@ -693,7 +690,7 @@ int jg_cmd_adl(int argc, char **argv) {
       if (!ran[q]) continue;
       for (int k = 0; k < adl_queries[q].nhists; k++) {
         const char *name = adl_queries[q].hists[k].plot.name;
-        if (adl_compare(&hists[q][k], &refs[q][k], NULL, 0) != 0) {
+        if (diffs[q][k] != 0) {
           printf("%s: differs from %s/%s.csv:\n", name, check_dir, name);
           adl_compare(&hists[q][k], &refs[q][k], stdout, 20);
         }

@@ -12,6 +12,7 @@
 
 #include "adl/adl.h"
 #include "adl/adl_tmp.h"
+#include "args.h"
 #include "cli.h"
 #include "jagged/jagged.h"
 #include "progress.h"
@@ -47,16 +48,6 @@ static void generate_usage(FILE *out) {
           "when it is a terminal and the run takes more than a second. Exit status: 0 on success,\n"
           "1 when the file cannot be written (one line on stderr), 2 for bad arguments.\n",
           GENERATE_DEFAULT_SEED, GENERATE_DEFAULT_SEED, GENERATE_DEFAULT_ROWS);
-}
-
-/** Parses a decimal integer in [lo, hi] (the whole string) into *out. */
-static bool parse_int(const char *s, int64_t lo, int64_t hi, int64_t *out) {
-  char *end = NULL;
-  errno = 0;
-  const long long v = strtoll(s, &end, 10);
-  if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi) return false;
-  *out = v;
-  return true;
 }
 
 /** Parses a number of events: digits, optionally followed by k or K (x 1000) or M (x 10^6). */
@@ -146,13 +137,13 @@ int jg_cmd_generate(int argc, char **argv) {
         return 2;
       }
     } else if (strcmp(a, "--threads") == 0) {
-      if (!parse_int(argv[++i], 0, 1024, &threads)) {
+      if (!cli_parse_int(argv[++i], 0, 1024, &threads)) {
         fprintf(stderr, "jagged generate: --threads takes a number in 0..1024, not '%s'\n",
                 argv[i]);
         return 2;
       }
     } else if (strcmp(a, "--row-group-rows") == 0) {
-      if (!parse_int(argv[++i], 1, INT64_MAX, &rows)) {
+      if (!cli_parse_int(argv[++i], 1, INT64_MAX, &rows)) {
         fprintf(stderr,
                 "jagged generate: --row-group-rows takes a number of events >= 1, not "
                 "'%s'\n",

@@ -1881,8 +1881,7 @@ static jg_status writer_finish(jg_parquet_writer *w, jg_error *err) {
                what, jg_status_name(w->failed));
   JG_RETURN_IF(!w->has_schema, JG_ESTATE, err,
                "'%s': no table was written, so the file has no schema (removed)", what);
-  JG_RETURN_IF(w->ngroups > INT32_MAX, JG_ENOTSUP, err,
-               "%lld row groups are more than Parquet allows", (long long)w->ngroups);
+  /* writer_append keeps w->ngroups <= INT32_MAX */
   if (!w->magic) {
     JG_RETURN_NOT_OK(sink_write(&w->k, "PAR1", 4, err));
     w->magic = true;
