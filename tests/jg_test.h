@@ -57,6 +57,28 @@
     }                                                                                         \
   } while (0)
 
+/** For test programs that read the shared ADL sample (JG_TEST_DATA_DIR/adl: the two Parquet
+ *  files and the reference CSVs, ../shared/data beside the checkout by default): returns 77
+ *  (CTest's skip code) from main, after saying where it looked, when they are not there, so that
+ *  a checkout without ../shared skips these programs instead of failing them. */
+#define JGT_REQUIRE_DATA()                                                                    \
+  do {                                                                                        \
+    static const char *const jgt_files_[3] = {                                                \
+        JG_TEST_DATA_DIR "/adl/Run2012B_SingleMu-1000.parquet",                               \
+        JG_TEST_DATA_DIR "/adl/Run2012B_SingleMu-restructured-1000.parquet",                  \
+        JG_TEST_DATA_DIR "/adl/reference/query-1.csv"};                                        \
+    for (int jgt_k_ = 0; jgt_k_ < 3; jgt_k_++) {                                              \
+      FILE *jgt_f_ = fopen(jgt_files_[jgt_k_], "rb");                                         \
+      if (jgt_f_ == NULL) {                                                                   \
+        printf("[  SKIPPED ] all tests: the shared sample data is missing (%s); configure "   \
+               "with -DJG_TEST_DATA_DIR=<folder holding adl/>\n",                             \
+               jgt_files_[jgt_k_]);                                                           \
+        return 77;                                                                            \
+      }                                                                                       \
+      fclose(jgt_f_);                                                                         \
+    }                                                                                         \
+  } while (0)
+
 /* ------------------------------------------------------------------------------------------ */
 /* A device array without a GPU                                                                */
 /* ------------------------------------------------------------------------------------------ */

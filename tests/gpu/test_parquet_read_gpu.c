@@ -124,6 +124,7 @@ static void test_device_batches(void **state) {
 
 int main(void) {
   JGT_REQUIRE_GPU();
+  JGT_REQUIRE_DATA();
 #if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_device_flat),     cmocka_unit_test(test_device_restructured),

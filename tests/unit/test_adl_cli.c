@@ -397,6 +397,7 @@ int main(void) {
     printf("[  SKIPPED ] the jagged tool is not built (JG_BUILD_CLI=OFF)\n");
     return 77;
   }
+  JGT_REQUIRE_DATA();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_missing_file),
       cmocka_unit_test(test_not_parquet),

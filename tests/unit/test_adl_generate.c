@@ -514,6 +514,7 @@ static void test_bad_path(void **state) {
 }
 
 int main(void) {
+  JGT_REQUIRE_DATA();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_same_seed_same_bytes),
       cmocka_unit_test(test_seeds_differ),

@@ -782,6 +782,7 @@ static void test_plot_devices_missing(void **state) {
 /* The tests; with --plot-child DIR, the child of test_plot_devices_missing instead. */
 int main(int argc, char **argv) {
   if (argc == 3 && strcmp(argv[1], "--plot-child") == 0) return plot_child(argv[2]);
+  JGT_REQUIRE_DATA();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_csv_known_bins, jgt_tmpdir_setup, jgt_tmpdir_teardown),
       cmocka_unit_test_setup_teardown(test_csv_references_round_trip, jgt_tmpdir_setup,

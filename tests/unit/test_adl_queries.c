@@ -130,6 +130,7 @@ static void test_schema_and_columns(void **state) {
 }
 
 int main(void) {
+  JGT_REQUIRE_DATA();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_queries_match_reference),
       cmocka_unit_test(test_queries_empty_and_single),

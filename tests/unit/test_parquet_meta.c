@@ -1553,6 +1553,7 @@ static void test_meta_arena(void **state) {
 }
 
 int main(void) {
+  JGT_REQUIRE_DATA();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_flat_footer),
       cmocka_unit_test(test_flat_pages),

@@ -1612,6 +1612,7 @@ static void test_generated_corrupt(void **state) {
 }
 
 int main(void) {
+  JGT_REQUIRE_DATA();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_flat_metadata),
       cmocka_unit_test(test_flat_read),

@@ -1274,6 +1274,7 @@ static void test_dictionary_give_up(void **state) {
 }
 
 int main(void) {
+  JGT_REQUIRE_DATA();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_flat_types),
       cmocka_unit_test(test_flat_strided),
