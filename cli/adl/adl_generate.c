@@ -866,20 +866,15 @@ jg_status adl_generate(const char *path, int64_t nevents, const adl_generate_opt
     return jg_error_set(err, JG_EINVAL, -1, "'%s' exists and is not a regular file (%s)", path,
                         S_ISDIR(ps.st_mode) ? "a directory" : "a device, FIFO or socket");
   }
-  const size_t len = strlen(path) + 32;
-  char *tmp = malloc(len);
-  if (tmp == NULL || !adl_tmp_name(path, tmp, len)) {
-    free(tmp);
-    return jg_error_set(err, JG_ENOMEM, -1, "adl_generate: out of memory");
-  }
   jg_parquet_write_options wo;
   jg_parquet_write_options_init(&wo);
   wo.row_group_rows = g.rows;
   if (opt.has_codec) wo.codec = opt.codec;
   wo.dictionary = false; /* random floats fail it anyway, and trying costs ~13% of the run */
   jg_parquet_writer *writer = NULL;
-  jg_status st = jg_parquet_writer_open(tmp, &wo, &writer, err);
-  const int slot = adl_tmp_track(tmp); /* removed if a signal ends the run */
+  /* The writer writes a temporary file beside `path` and renames it onto `path` at close. */
+  jg_status st = jg_parquet_writer_open(path, &wo, &writer, err);
+  const int slot = st == JG_OK ? adl_tmp_track(jg_parquet_writer_temp_path(writer)) : -1;
   if (st == JG_OK && g.nrg == 0) {
     /* No events: an empty table still fixes the schema, so the file has every column. */
     jg_array *empty = NULL;
@@ -894,17 +889,11 @@ jg_status adl_generate(const char *path, int64_t nevents, const adl_generate_opt
     pthread_mutex_destroy(&g.mu);
   }
   if (st == JG_OK) {
-    st = jg_parquet_writer_close(writer, err); /* removes the file on error */
+    st = jg_parquet_writer_close(writer, err); /* puts the file in place, or removes it */
   } else {
     jg_parquet_writer_discard(writer);
   }
-  if (st == JG_OK && rename(tmp, path) != 0) {
-    const int e = errno;
-    remove(tmp);
-    st = jg_error_set(err, JG_EIO, -1, "cannot rename '%s' to '%s': %s", tmp, path, strerror(e));
-  }
   adl_tmp_untrack(slot);
-  free(tmp);
   /* The row groups' blocks went back to the host pool's cache: hand them back to the system. */
   jg_memory_resource_trim(jg_memory_resource_host_pool(), 0, NULL);
   return st;

@@ -106,22 +106,33 @@ JG_API void jg_parquet_write_options_init(jg_parquet_write_options *options);
  *  library was found at build time). */
 JG_API bool jg_parquet_codec_available(jg_parquet_codec codec);
 
-/** Writes `table` to a new Parquet file at `path` (created or truncated).
+/** Writes `table` to a Parquet file at `path` (made, or replacing a regular file there).
  *  table: a record array (each field one column tree; the file has length(table) rows) whose
  *  every buffer is in host memory (backend cpu). It is checked with jg_array_validate at FULL
  *  level first, so every offset, start, stop and index read is in range; the table is only
  *  read. `options` NULL: defaults. The file is written as it is built, page by page (memory:
- *  one row group of one column's levels and values, plus a page); on any error the partial
- *  file is removed. The same as jg_parquet_writer_open, one jg_parquet_writer_write and
- *  jg_parquet_writer_close (the same bytes). Synchronous; thread-safe (calls share no state).
+ *  one row group of one column's levels and values, plus a page), to a temporary file beside
+ *  `path` ("<path>.<pid>.<n>.tmp", created exclusively), which is renamed onto `path` when it
+ *  is complete: the file appears at `path` atomically, whole, and on any error `path` is left
+ *  exactly as it was (absent, or the old file) and the temporary file is removed. The rename
+ *  keeps what the name meant: a symbolic link at `path` stays and the file it leads to is
+ *  replaced; a replaced file's permission bits (and owner and group, where the process may set
+ *  them) pass to the new one, and a file the caller may not write is not replaced (JG_EIO);
+ *  other hard links to a replaced file keep the old contents. A path that exists and is not a
+ *  regular file (a directory, FIFO, device, socket) is refused before anything is written,
+ *  and the writer never removes anything but its own temporary file. The same as
+ *  jg_parquet_writer_open, one jg_parquet_writer_write and jg_parquet_writer_close (the same
+ *  bytes). Synchronous; thread-safe (calls share no state).
  *  Errors: JG_EINVAL (NULL table or path; table not a record; options with a bad version,
  *  data_page_version not 1 or 2, row_group_rows, page_size or dictionary_size < 1, an unknown
  *  codec, non-zero reserved bytes), JG_EBACKEND (a table with device buffers: "copy it with
  *  jg_array_to_host first"), JG_EVALUE (the table fails validation: the message of
  *  jg_array_validate), JG_ENOTSUP (a codec not built in; a record of no fields, the table's
  *  included; a complex or bfloat16 dtype; a page whose levels or bytes pass 2^31 - 1; the
- *  message names the column's path), JG_EIO (the file cannot be opened, written or closed: the
- *  message names `path` and the system's reason), JG_EOVERFLOW, JG_ENOMEM. */
+ *  message names the column's path), JG_EIO (`path` exists and is not a regular file, or is a
+ *  symbolic link that leads nowhere; the temporary file cannot be created, written, closed or
+ *  renamed, e.g. the disk is full: the message names `path` and the system's reason),
+ *  JG_EOVERFLOW, JG_ENOMEM. */
 JG_API jg_status jg_parquet_write(const jg_array *table, const char *path,
                                   const jg_parquet_write_options *options, jg_error *err);
 
@@ -153,14 +164,20 @@ JG_API void jg_parquet_memory_free(void *data);
  *      if (jg_parquet_writer_close(w, &err) != JG_OK) return ...;  // footer; w is freed */
 typedef struct jg_parquet_writer jg_parquet_writer;
 
-/** Creates (or truncates) the file at `path` and returns a writer for it in `*out`; nothing is
- *  written until the first table. `options` as for jg_parquet_write (NULL: defaults), checked
- *  here and copied (created_by too: the caller's string need not outlive the call); they hold
- *  for every table. Errors: JG_EINVAL (NULL path or out; bad options as in jg_parquet_write),
- *  JG_ENOTSUP (a codec not built in), JG_EIO (the file cannot be created, e.g. its directory
- *  does not exist: the message names `path` and the system's reason), JG_ENOMEM. On error
- *  `*out` is NULL (when out is not) and no file is made (bad options are refused before the
- *  file is opened). */
+/** Returns a writer for a Parquet file at `path` in `*out`: it creates the temporary file
+ *  beside `path` that the tables go to (as jg_parquet_write: "<path>.<pid>.<n>.tmp", created
+ *  exclusively); `path` itself is not touched until jg_parquet_writer_close renames the
+ *  complete file onto it, atomically. Until then an existing file at `path` stays as it is, and
+ *  a failed write, a failed close or jg_parquet_writer_discard leave it so (only the temporary
+ *  file is removed). A `path` that exists and is not a regular file (a directory, FIFO, device,
+ *  socket) is refused here, before anything is written. `options` as for jg_parquet_write
+ *  (NULL: defaults), checked here and copied (created_by too: the caller's string need not
+ *  outlive the call); they hold for every table. Errors: JG_EINVAL (NULL path or out; bad
+ *  options as in jg_parquet_write), JG_ENOTSUP (a codec not built in), JG_EIO (`path` is not a
+ *  regular file, or a regular file the caller may not write; the temporary file cannot be
+ *  created, e.g. the directory does not exist: the message names `path` and the system's
+ *  reason), JG_ENOMEM. On error `*out` is NULL (when out is not) and no file is made (bad
+ *  options are refused before the file is opened). */
 JG_API jg_status jg_parquet_writer_open(const char *path, const jg_parquet_write_options *options,
                                         jg_parquet_writer **out, jg_error *err);
 
@@ -190,22 +207,32 @@ JG_API jg_status jg_parquet_writer_open(const char *path, const jg_parquet_write
  *  file, the column and the row group; JG_ENOMEM, JG_EOVERFLOW, JG_ENOTSUP for a page past
  *  2^31 - 1 bytes) leaves a partial row group in the file: the writer is then failed, every
  *  later write returns JG_ESTATE (naming the first error), and only jg_parquet_writer_close
- *  (JG_ESTATE, the file removed) or jg_parquet_writer_discard are left to call. */
+ *  (JG_ESTATE, nothing put in place) or jg_parquet_writer_discard are left to call. */
 JG_API jg_status jg_parquet_writer_write(jg_parquet_writer *writer, const jg_array *table,
                                          jg_error *err);
 
-/** Writes the footer, closes the file and frees the writer (even on error: the writer must not
- *  be used again). The file is then complete: the rows of every table accepted, in order (a
- *  file whose tables all had 0 rows is valid: the schema and no row group). Errors (the file
- *  is then removed): JG_ESTATE for a writer to which no table was written (it has no schema:
+/** Writes the footer, closes the temporary file, renames it onto the writer's path (synced to
+ *  disk first when it replaces a file) and frees the writer (even on error: the writer must not
+ *  be used again). The file at the path is then complete: the rows of every table accepted, in
+ *  order (a file whose tables all had 0 rows is valid: the schema and no row group). Errors
+ *  (the temporary file is then removed and the path left as it was): JG_ESTATE for a writer to which no table was written (it has no schema:
  *  "no table was written") or that failed mid-write, JG_EIO (writing or closing failed),
- *  JG_ENOMEM, JG_ENOTSUP (a footer of more than 4 GiB). NULL is a no-op returning JG_OK. */
+ *  JG_ENOMEM, JG_ENOTSUP (a footer of more than 4 GiB); JG_EIO also when the path became a
+ *  directory, FIFO, device or socket while the file was written (it is left as it is). NULL is
+ *  a no-op returning JG_OK. */
 JG_API jg_status jg_parquet_writer_close(jg_parquet_writer *writer, jg_error *err);
 
-/** Abandons the file: closes it, removes it from the file system and frees the writer,
- *  whatever was written and whatever state the writer is in. For error paths (a generator that
+/** Abandons the file: closes and removes the temporary file and frees the writer, whatever
+ *  was written and whatever state the writer is in; the writer's path is left as it was (a
+ *  file there before the writer opened is kept intact). For error paths (a generator that
  *  failed halfway leaves no file that looks complete). NULL is a no-op. */
 JG_API void jg_parquet_writer_discard(jg_parquet_writer *writer);
+
+/** The temporary file the writer is writing ("<path>.<pid>.<n>.tmp", beside its target), owned
+ *  by the writer and valid until close or discard; NULL for NULL. For a program that must
+ *  remove it from a signal handler when it is interrupted (jagged generate does): the library
+ *  itself removes it on every error path, close and discard. */
+JG_API const char *jg_parquet_writer_temp_path(const jg_parquet_writer *writer);
 
 /** Rows written so far: the sum of the lengths of the tables accepted (refused tables do not
  *  count); 0 for NULL. */

@@ -619,12 +619,17 @@ static void test_close_without_table(void **state) {
   tmp_path(path, sizeof path);
   jg_parquet_writer *w = NULL;
   JGT_OK(jg_parquet_writer_open(path, NULL, &w, &jgt_err_));
-  assert_true(file_exists(path)); /* created (empty) by open */
+  assert_false(file_exists(path)); /* open makes only the temporary file beside it */
+  char tmp[128];
+  snprintf(tmp, sizeof tmp, "%s", jg_parquet_writer_temp_path(w));
+  assert_true(strncmp(tmp, path, strlen(path)) == 0);
+  assert_true(file_exists(tmp));
   jg_error err;
   JGT_STATUS(JG_ESTATE, jg_parquet_writer_close(w, &err));
   JGT_CONTAINS(err.message, "no table was written");
   JGT_CONTAINS(err.message, path);
   assert_false(file_exists(path));
+  assert_false(file_exists(tmp));
   /* A first table refused by validation fixes no schema. */
   const int64_t bad_off[] = {0, 5};
   const int64_t one = 1;
@@ -645,22 +650,28 @@ static void test_close_without_table(void **state) {
   jg_array_release(tb);
 }
 
-/* Discard removes the file, whatever was written; NULL is a no-op. */
+/* Discard removes the temporary file, whatever was written, and makes no file at the path;
+ * NULL is a no-op. */
 static void test_discard(void **state) {
   (void)state;
-  char path[64];
+  char path[64], tmp[128];
   tmp_path(path, sizeof path);
   jg_array *t = make_part(9, 50, 0);
   jg_parquet_writer *w = NULL;
   JGT_OK(jg_parquet_writer_open(path, NULL, &w, &jgt_err_));
   JGT_OK(jg_parquet_writer_write(w, t, &jgt_err_));
   JGT_OK(jg_parquet_writer_write(w, t, &jgt_err_));
-  assert_true(file_exists(path));
+  snprintf(tmp, sizeof tmp, "%s", jg_parquet_writer_temp_path(w));
+  assert_true(file_exists(tmp));
+  assert_false(file_exists(path)); /* the file appears at close only */
   jg_parquet_writer_discard(w);
   assert_false(file_exists(path));
+  assert_false(file_exists(tmp));
   JGT_OK(jg_parquet_writer_open(path, NULL, &w, &jgt_err_));
+  snprintf(tmp, sizeof tmp, "%s", jg_parquet_writer_temp_path(w));
   jg_parquet_writer_discard(w); /* nothing written */
   assert_false(file_exists(path));
+  assert_false(file_exists(tmp));
   jg_parquet_writer_discard(NULL);
   jg_array_release(t);
 }
@@ -792,6 +803,8 @@ static void test_io_error_fails_writer(void **state) {
     tmp_path(path, sizeof path);
     jg_parquet_writer *w = NULL;
     JGT_OK(jg_parquet_writer_open(path, &o, &w, &jgt_err_));
+    char tmp[128];
+    snprintf(tmp, sizeof tmp, "%s", jg_parquet_writer_temp_path(w));
     struct rlimit old, lim;
     assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
     lim = old;
@@ -816,6 +829,7 @@ static void test_io_error_fails_writer(void **state) {
       jg_parquet_writer_discard(w);
     }
     assert_false(file_exists(path));
+    assert_false(file_exists(tmp));
   }
   jg_array_release(t);
 }

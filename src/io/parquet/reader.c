@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "internal/jgi_array.h"
+#include "internal/jgi_file.h"
 #include "io/parquet/pq_reader.h"
 #include "jagged/device.h"
 #include "jagged/parquet.h"
@@ -210,12 +211,7 @@ jg_status jg_parquet_open(const char *path, jg_parquet_file **out, jg_error *err
   if (!S_ISREG(sb.st_mode)) {
     close(fd);
     return jg_error_set(err, JG_EIO, -1, "%s: '%s' is not a regular file (%s)", fn, path,
-                        S_ISDIR(sb.st_mode)    ? "a directory"
-                        : S_ISFIFO(sb.st_mode) ? "a FIFO"
-                        : S_ISCHR(sb.st_mode)  ? "a character device"
-                        : S_ISBLK(sb.st_mode)  ? "a block device"
-                        : S_ISSOCK(sb.st_mode) ? "a socket"
-                                               : "not a plain file");
+                        jgi_file_kind((unsigned)sb.st_mode));
   }
   jg_parquet_file *f = NULL;
   jg_status st = file_new(path, &f, err);

@@ -16,19 +16,25 @@
  * (FileMetaData) goes last.
  *
  * Every file is written by a jg_parquet_writer (the streaming API; jg_parquet_write and
- * jg_parquet_write_memory are one table through it, to a FILE or to memory). Lifetimes: a
+ * jg_parquet_write_memory are one table through it, to a FILE or to memory). A file goes to a
+ * temporary file beside its path (jgi_file.h), renamed onto the path by a successful close and
+ * removed by any failure, so the path never holds a partial file and the writer never removes
+ * anything but its own temporary file. Lifetimes: a
  * table's column tree and its emitted schema (a `wtable`) point into the table and live only
  * during its write; what the footer needs (the schema, each leaf's path_in_schema, every column
  * chunk's metadata) is copied into or allocated in the writer's own metadata arena. The first
  * table's schema is the file's; a later table's emitted schema is compared with it element by
  * element before anything of the table is written. */
+#define _POSIX_C_SOURCE 200809L /* fdopen, fileno, fsync */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "internal/jgi_check.h"
+#include "internal/jgi_file.h"
 #include "internal/jgi_parquet.h"
 #include "jagged/array.h"
 #include "jagged/parquet_writer.h"
@@ -1319,7 +1325,8 @@ typedef struct wpath {
 struct jg_parquet_writer {
   jg_parquet_write_options o;
   sink k;
-  char *path;               /* file sinks: the path (malloc'ed), removed on failure */
+  char *path;               /* file sinks: the path as the caller gave it (malloc'ed) */
+  jgi_tmpfile tmp;          /* file sinks: the temporary file written, and its target */
   jgi_pq_buf mem;           /* memory sinks: the file's bytes */
   jgi_pq_file_meta meta;    /* the footer: schema (from the first table), created_by, version */
   jgi_pq_row_group *groups; /* malloc'ed (meta.row_groups points here only while the footer is
@@ -1763,9 +1770,11 @@ static jg_status writer_new(const jg_parquet_write_options *o, jg_parquet_writer
   return JG_OK;
 }
 
-/* Frees the writer and what it holds (the file, if any, is the caller's to close). */
+/* Frees the writer and what it holds, its temporary file removed if it is still there (the FILE,
+ * if any, is the caller's to close first). */
 static void writer_free(jg_parquet_writer *w) {
   if (w == NULL) return;
+  jgi_tmpfile_abandon(&w->tmp);
   jgi_pq_meta_reset(&w->meta);
   free(w->groups);
   free(w->path);
@@ -1877,10 +1886,12 @@ static jg_status writer_finish(jg_parquet_writer *w, jg_error *err) {
   const char *what = w->path != NULL ? w->path : "<memory>";
   JG_RETURN_IF(w->failed != JG_OK, JG_ESTATE, err,
                "'%s': an earlier write failed (%s) after it began writing the file, so it is "
-               "incomplete (removed)",
+               "incomplete (not written; a file that was there is left as it was)",
                what, jg_status_name(w->failed));
   JG_RETURN_IF(!w->has_schema, JG_ESTATE, err,
-               "'%s': no table was written, so the file has no schema (removed)", what);
+               "'%s': no table was written, so the file has no schema (not written; a file that "
+               "was there is left as it was)",
+               what);
   /* writer_append keeps w->ngroups <= INT32_MAX */
   if (!w->magic) {
     JG_RETURN_NOT_OK(sink_write(&w->k, "PAR1", 4, err));
@@ -1906,18 +1917,25 @@ static jg_status writer_finish(jg_parquet_writer *w, jg_error *err) {
   return st;
 }
 
-/* Closes the file of a file writer (NULL f: nothing), removes it when `st` is an error, and
- * frees the writer; returns st, or JG_EIO when closing fails. */
+/* Closes the file of a file writer (NULL f: nothing) and, when `st` is JG_OK, renames it onto
+ * its path (synced first when it replaces a file, so that a crash cannot leave the old name
+ * empty); otherwise removes the temporary file and leaves the path as it was. Frees the writer;
+ * returns st, or JG_EIO when flushing, closing or renaming fails. */
 static jg_status writer_close_file(jg_parquet_writer *w, jg_status st, jg_error *err) {
-  if (w->k.f != NULL && fclose(w->k.f) != 0 && st == JG_OK)
-    st = jg_error_set(err, JG_EIO, -1, "cannot close '%s': %s", w->path, strerror(errno));
+  if (w->k.f != NULL) {
+    if (st == JG_OK && (fflush(w->k.f) != 0 || (w->tmp.replaces && fsync(fileno(w->k.f)) != 0)))
+      st = jg_error_set(err, JG_EIO, -1, "cannot write '%s': %s", w->path, strerror(errno));
+    if (fclose(w->k.f) != 0 && st == JG_OK)
+      st = jg_error_set(err, JG_EIO, -1, "cannot close '%s': %s", w->path, strerror(errno));
+  }
   w->k.f = NULL;
-  if (st != JG_OK && w->path != NULL) remove(w->path);
-  writer_free(w);
+  if (st == JG_OK && w->tmp.tmp != NULL) st = jgi_tmpfile_commit(&w->tmp, w->path, err);
+  writer_free(w); /* removes the temporary file when it was not renamed */
   return st;
 }
 
-/* Opens a file writer at `path` with checked options. */
+/* Opens a file writer for `path` with checked options: refuses a path that exists and is not a
+ * regular file, and creates the temporary file beside it. */
 static jg_status writer_open_file(const char *path, const jg_parquet_write_options *o,
                                   jg_parquet_writer **out, jg_error *err) {
   *out = NULL;
@@ -1931,9 +1949,16 @@ static jg_status writer_open_file(const char *path, const jg_parquet_write_optio
   }
   memcpy(w->path, path, n);
   w->k.path = w->path;
-  w->k.f = fopen(path, "wb");
+  int fd = -1;
+  jg_status st = jgi_tmpfile_open(path, &w->tmp, &fd, err);
+  if (st != JG_OK) {
+    writer_free(w);
+    return st;
+  }
+  w->k.f = fdopen(fd, "wb");
   if (w->k.f == NULL) {
     const int e = errno;
+    close(fd);
     writer_free(w);
     return jg_error_set(err, JG_EIO, -1, "cannot open '%s' for writing: %s", path, strerror(e));
   }
@@ -2033,7 +2058,11 @@ jg_status jg_parquet_writer_close(jg_parquet_writer *writer, jg_error *err) {
 
 void jg_parquet_writer_discard(jg_parquet_writer *writer) {
   if (writer == NULL) return;
-  (void)writer_close_file(writer, JG_ESTATE, NULL); /* an error status: the file is removed */
+  (void)writer_close_file(writer, JG_ESTATE, NULL); /* an error status: nothing is put in place */
+}
+
+const char *jg_parquet_writer_temp_path(const jg_parquet_writer *writer) {
+  return writer == NULL ? NULL : writer->tmp.tmp;
 }
 
 int64_t jg_parquet_writer_num_rows(const jg_parquet_writer *writer) {
