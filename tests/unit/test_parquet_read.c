@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "internal/jgi_parquet.h"
+#include "io/parquet/pq_reader.h"
 #include "jg_test.h"
 #include "jagged/parquet.h"
 #include "jagged/parquet_writer.h"
@@ -664,6 +665,131 @@ static void test_path_in_schema_mismatch(void **state) {
   jg_parquet_memory_free(data);
   jg_array_release(table);
   jg_array_release(col);
+}
+
+/* The file of `table` (written to memory) with schema element `elem` renamed to `name` (and
+ * path_in_schema with it), in out (the caller resets it). */
+static void renamed_schema_file(const jg_array *table, int elem, const char *name,
+                                jgi_pq_buf *out) {
+  void *data = NULL;
+  size_t size = 0;
+  JGT_OK(jg_parquet_write_memory(table, NULL, &data, &size, &jgt_err_));
+  const uint8_t *d = data;
+  uint32_t flen = 0;
+  memcpy(&flen, d + size - 8, 4);
+  const size_t body = size - 8 - flen;
+  jgi_pq_file_meta m;
+  memset(&m, 0, sizeof m);
+  JGT_OK(jgi_pq_meta_parse(d + body, flen, &m, &jgt_err_));
+  assert_true(elem < m.nschema);
+  const char *old = m.schema[elem].name;
+  char *nn = jgi_pq_meta_strdup(&m, name, (size_t)-1);
+  assert_non_null(nn);
+  /* path_in_schema follows (the table's names are all different), so that only the schema's
+   * names are wrong. */
+  for (int g = 0; g < m.nrow_groups; ++g) {
+    for (int c = 0; c < m.row_groups[g].ncolumns; ++c) {
+      jgi_pq_column_meta *cm = &m.row_groups[g].columns[c].meta;
+      for (int e = 0; e < cm->npath; ++e) {
+        if (strcmp(cm->path[e], old) == 0) cm->path[e] = nn;
+      }
+    }
+  }
+  m.schema[elem].name = nn;
+  memset(out, 0, sizeof *out);
+  JGT_OK(jgi_pq_buf_append(out, d, body, &jgt_err_));
+  const size_t f0 = out->size;
+  JGT_OK(jgi_pq_meta_write(&m, out, &jgt_err_));
+  const uint32_t nlen = (uint32_t)(out->size - f0);
+  JGT_OK(jgi_pq_buf_append(out, &nlen, 4, &jgt_err_));
+  JGT_OK(jgi_pq_buf_append(out, "PAR1", 4, &jgt_err_));
+  jgi_pq_meta_reset(&m);
+  jg_parquet_memory_free(data);
+}
+
+/* Schema names that no jagged record can hold: an empty name, or two children of one group
+ * with the same name, at the top and inside a nested record. The file is corrupt
+ * (JG_ECORRUPT naming the schema element), not a caller's error (the JG_EINVAL that
+ * jg_array_record gave before). Schema of {a: int32, r: {x: int32, y: int32}}: 0 the root, 1
+ * a, 2 r, 3 r.x, 4 r.y. */
+static void test_schema_names_corrupt(void **state) {
+  (void)state;
+  const int32_t v[3] = {1, 2, 3};
+  jg_array *a = NULL, *x = NULL, *y = NULL, *r = NULL, *table = NULL;
+  JGT_OK(jg_array_from_host(v, 3, JG_DTYPE_INT32, &a, &jgt_err_));
+  JGT_OK(jg_array_from_host(v, 3, JG_DTYPE_INT32, &x, &jgt_err_));
+  JGT_OK(jg_array_from_host(v, 3, JG_DTYPE_INT32, &y, &jgt_err_));
+  jg_array *xy[2] = {x, y};
+  const char *xy_names[2] = {"x", "y"};
+  JGT_OK(jg_array_record(2, xy, xy_names, 3, &r, &jgt_err_));
+  jg_array *top[2] = {a, r};
+  const char *top_names[2] = {"a", "r"};
+  JGT_OK(jg_array_record(2, top, top_names, 3, &table, &jgt_err_));
+  const struct {
+    int elem;
+    const char *name, *want1, *want2;
+    int64_t index;
+  } cases[] = {
+      {1, "", "schema element 1", "the root) has an empty name", 1},
+      {3, "", "schema element 3", "'r') has an empty name", 3},
+      {2, "a", "schema elements 1 and 2", "both named 'a'", 2},
+      {4, "x", "schema elements 3 and 4", "both named 'x' (columns r.x)", 4},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+    jgi_pq_buf out;
+    renamed_schema_file(table, cases[k].elem, cases[k].name, &out);
+    jg_error err;
+    jg_parquet_file *f = NULL;
+    JGT_STATUS(JG_ECORRUPT, jg_parquet_open_memory(out.data, out.size, &f, &err));
+    assert_null(f);
+    JGT_CONTAINS(err.message, "<memory>");
+    JGT_CONTAINS(err.message, cases[k].want1);
+    JGT_CONTAINS(err.message, cases[k].want2);
+    assert_int_equal(err.index, cases[k].index);
+    jgi_pq_buf_reset(&out);
+  }
+  /* The same file with its names intact opens and reads back. */
+  jgi_pq_buf out;
+  renamed_schema_file(table, 4, "y", &out);
+  jg_parquet_file *f = NULL;
+  JGT_OK(jg_parquet_open_memory(out.data, out.size, &f, &jgt_err_));
+  jg_array *back = NULL;
+  JGT_OK(jg_parquet_read(f, NULL, &back, &jgt_err_));
+  assert_int_equal(jg_array_length(back), 3);
+  jg_array_release(back);
+  jg_parquet_close(f);
+  jgi_pq_buf_reset(&out);
+  jg_array_release(table);
+  jg_array_release(r);
+  jg_array_release(a);
+  jg_array_release(x);
+  jg_array_release(y);
+}
+
+/* What a corrupt file makes a lower layer report (a constructor's or decoder's JG_EINVAL, a
+ * count's JG_EOVERFLOW, ...) comes out of the reader as JG_ECORRUPT with the message kept, the
+ * place prefixed and the original status named; the reader's own statuses pass unchanged. */
+static void test_as_corrupt(void **state) {
+  (void)state;
+  const jg_status mapped[] = {JG_EINVAL, JG_ESHAPE, JG_EVALUE, JG_EINDEX, JG_EDTYPE, JG_EOVERFLOW};
+  for (size_t k = 0; k < sizeof mapped / sizeof mapped[0]; ++k) {
+    jg_error err;
+    assert_int_equal(jg_error_set(&err, mapped[k], 5, "field name 0 is empty"), mapped[k]);
+    assert_int_equal(jgi_pq_as_corrupt(mapped[k], "f.parquet: column a", &err), JG_ECORRUPT);
+    assert_int_equal(err.status, JG_ECORRUPT);
+    assert_int_equal(err.index, 5);
+    JGT_CONTAINS(err.message, "f.parquet: column a: field name 0 is empty");
+    JGT_CONTAINS(err.message, jg_status_name(mapped[k]));
+    assert_int_equal(jgi_pq_as_corrupt(mapped[k], NULL, NULL), JG_ECORRUPT);
+  }
+  const jg_status kept[] = {JG_OK, JG_ECORRUPT, JG_EIO, JG_ENOMEM, JG_ENOTSUP, JG_EINTERNAL,
+                            JG_ECUDA, JG_EDEVMEM};
+  for (size_t k = 0; k < sizeof kept / sizeof kept[0]; ++k) {
+    jg_error err;
+    assert_int_equal(jg_error_set(&err, kept[k], -1, "as it was"), kept[k]);
+    assert_int_equal(jgi_pq_as_corrupt(kept[k], "where", &err), kept[k]);
+    assert_string_equal(err.message, "as it was");
+  }
 }
 
 /* A read of every column of the file in `d` (size n): any status but a crash is fine for
@@ -1624,6 +1750,8 @@ int main(void) {
       cmocka_unit_test(test_nanoaod),
       cmocka_unit_test(test_open_errors),
       cmocka_unit_test(test_path_in_schema_mismatch),
+      cmocka_unit_test(test_schema_names_corrupt),
+      cmocka_unit_test(test_as_corrupt),
       cmocka_unit_test(test_truncated),
       cmocka_unit_test(test_flipped_bytes),
       cmocka_unit_test(test_generated_types),

@@ -572,8 +572,47 @@ static jg_status build_leaf(const build_ctx *c, const jgi_pq_field *f, int64_t l
   return st;
 }
 
+jg_status jgi_pq_as_corrupt(jg_status st, const char *where, jg_error *err) {
+  switch (st) {
+    case JG_EINVAL:
+    case JG_ESHAPE:
+    case JG_EVALUE:
+    case JG_EINDEX:
+    case JG_EDTYPE:
+    case JG_EOVERFLOW:
+      break;
+    default:
+      return st;
+  }
+  if (err != NULL) {
+    const size_t n = strlen(err->message);
+    const char *name = jg_status_name(st);
+    if (n + strlen(name) + 3 < sizeof err->message)
+      snprintf(err->message + n, sizeof err->message - n, " (%s)", name);
+    if (where != NULL) jgi_error_prefix(st, where, err);
+    err->status = JG_ECORRUPT;
+  }
+  return JG_ECORRUPT;
+}
+
+static jg_status build_node(const build_ctx *c, const jgi_pq_field *f, int64_t length,
+                            jg_array **out);
+
+/* build_node, with a refusal of what the file holds named as corruption of the field's first
+ * selected column. */
 static jg_status build(const build_ctx *c, const jgi_pq_field *f, int64_t length,
                        jg_array **out) {
+  jg_status st = build_node(c, f, length, out);
+  if (st == JG_OK || st == JG_ECORRUPT) return st;
+  const int leaf = first_selected(c, f);
+  char where[512];
+  snprintf(where, sizeof where, "%s: column %s", c->file,
+           leaf >= 0 ? c->s->leaves[leaf].path : f->name);
+  return jgi_pq_as_corrupt(st, where, c->err);
+}
+
+static jg_status build_node(const build_ctx *c, const jgi_pq_field *f, int64_t length,
+                            jg_array **out) {
   jg_error *err = c->err;
   *out = NULL;
   switch (f->kind) {

@@ -229,4 +229,12 @@ JGI_HIDDEN jg_status jgi_pq_build_array(const jgi_pq_field *f, const jgi_pq_sche
                                         int64_t length, const char *file, jg_array **out,
                                         jg_error *err);
 
+/** The reader's status for what a corrupt file made a lower layer report: a layer that does
+ *  not know that its input came from a file (an array constructor's JG_EINVAL, JG_ESHAPE,
+ *  JG_EVALUE, JG_EINDEX or JG_EDTYPE, a decoder's JG_EINVAL, a count's JG_EOVERFLOW) becomes
+ *  JG_ECORRUPT, its message prefixed with `where` (NULL: nothing) and ending with the original
+ *  status's name; the reader's own statuses (JG_ECORRUPT, JG_EIO, JG_ENOMEM, JG_ENOTSUP) and
+ *  the others (device errors, JG_EINTERNAL) pass unchanged. Returns the status. */
+JGI_HIDDEN jg_status jgi_pq_as_corrupt(jg_status st, const char *where, jg_error *err);
+
 #endif /* JAGGED_PQ_READER_H */

@@ -175,9 +175,10 @@ static jg_status file_init(jg_parquet_file *f, jg_error *err) {
                "footer length %u is more than the %zu bytes before it (truncated file?)", flen,
                n - 12);
   f->data_end = n - 8 - flen;
-  JG_RETURN_NOT_OK(jgi_pq_meta_parse(d + f->data_end, flen, &f->meta, err));
-  JG_RETURN_NOT_OK(jgi_pq_schema_build(&f->meta, &f->schema, err));
-  return file_check(f, err);
+  jg_status st = jgi_pq_meta_parse(d + f->data_end, flen, &f->meta, err);
+  if (st == JG_OK) st = jgi_pq_schema_build(&f->meta, &f->schema, err);
+  if (st == JG_OK) st = file_check(f, err);
+  return jgi_pq_as_corrupt(st, NULL, err);
 }
 
 static jg_status file_new(const char *name, jg_parquet_file **out, jg_error *err) {
@@ -474,6 +475,7 @@ static void decode_entry(read_job *j, int i, jgi_pq_column_data *scratch) {
     jgi_pq_where w = {f->name, l->path, -1, -1};
     st = jgi_pq_assemble(l, &cd, j->nrows, j->p->mr, &w, &j->assembled[k], err);
   }
+  st = jgi_pq_as_corrupt(st, NULL, err); /* the messages name the file and column */
   *scratch = cd;
   if (st != JG_OK) atomic_store(&j->abort, true);
   pthread_mutex_lock(&j->mu);
@@ -745,7 +747,10 @@ static jg_status read_rows(const jg_parquet_file *f, const plan *p, const char *
     }
     for (int t = 0; t < nt; t++) jg_array_release(host_fields[t]);
   }
-  if (st == JG_OK) st = jg_array_record(nf, fields, names, nrows, out, err);
+  if (st == JG_OK) {
+    st = jg_array_record(nf, fields, names, nrows, out, err);
+    st = jgi_pq_as_corrupt(st, f->name, err);
+  }
   for (int t = 0; fields && t < nt; t++) jg_array_release(fields[t]);
   free(fields);
   free(host_fields);

@@ -71,6 +71,35 @@ typedef struct build_ctx {
   jg_error *err;
 } build_ctx;
 
+static int by_name(const void *a, const void *b) {
+  const snode *x = *(const snode *const *)a, *y = *(const snode *const *)b;
+  return strcmp(x->e->name, y->e->name);
+}
+
+/* Checks that no two children of group n share a name (they would be one record field, one
+ * projection name and one path_in_schema): JG_ECORRUPT naming both schema elements. Sorts a
+ * copy of the children, so wide groups (thousands of NanoAOD columns) cost n log n. */
+static jg_status unique_names(build_ctx *c, const snode *n) {
+  if (n->nchildren < 2) return JG_OK;
+  const snode **sorted = malloc(sizeof *sorted * (size_t)n->nchildren);
+  JG_RETURN_IF(sorted == NULL, JG_ENOMEM, c->err, "out of memory building the schema tree");
+  for (int k = 0; k < n->nchildren; k++) sorted[k] = n->children[k];
+  qsort(sorted, (size_t)n->nchildren, sizeof *sorted, by_name);
+  const snode *a = NULL, *b = NULL;
+  for (int k = 1; k < n->nchildren && a == NULL; k++) {
+    if (strcmp(sorted[k - 1]->e->name, sorted[k]->e->name) == 0) {
+      a = sorted[k - 1];
+      b = sorted[k];
+    }
+  }
+  free(sorted);
+  if (a == NULL) return JG_OK;
+  const int ia = (int)(a->e - c->meta->schema), ib = (int)(b->e - c->meta->schema);
+  return jg_error_set(c->err, JG_ECORRUPT, ia > ib ? ia : ib,
+                      "schema elements %d and %d are both named '%s' (columns %s)",
+                      ia < ib ? ia : ib, ia > ib ? ia : ib, a->e->name, a->path);
+}
+
 static jg_status raw_tree(build_ctx *c, snode *parent, snode **out) {
   const jgi_pq_file_meta *m = c->meta;
   jg_error *err = c->err;
@@ -83,6 +112,13 @@ static jg_status raw_tree(build_ctx *c, snode *parent, snode **out) {
   JG_RETURN_IF(n == NULL, JG_ENOMEM, err, "out of memory building the schema tree");
   n->e = e;
   JG_RETURN_IF(e->name == NULL, JG_ECORRUPT, err, "schema element %d has no name", c->next - 1);
+  /* Every field below the root is named by its name (record fields, projection, path_in_schema):
+   * an empty one cannot be. The root's name is never used. */
+  JG_RETURN_IF_AT(parent != NULL && e->name[0] == '\0', JG_ECORRUPT, err, c->next - 1,
+                  "schema element %d (a child of %s%s%s) has an empty name", c->next - 1,
+                  parent != NULL && parent->path[0] ? "'" : "",
+                  parent != NULL && parent->path[0] ? parent->path : "the root",
+                  parent != NULL && parent->path[0] ? "'" : "");
   if (parent == NULL) {
     n->path = "";
     n->depth = 0;
@@ -119,6 +155,7 @@ static jg_status raw_tree(build_ctx *c, snode *parent, snode **out) {
   n->children = arena_alloc(c->s, sizeof(snode *) * (size_t)n->nchildren);
   JG_RETURN_IF(n->children == NULL, JG_ENOMEM, err, "out of memory building the schema tree");
   for (int k = 0; k < n->nchildren; k++) JG_RETURN_NOT_OK(raw_tree(c, n, &n->children[k]));
+  JG_RETURN_NOT_OK(unique_names(c, n));
   *out = n;
   return JG_OK;
 }
