@@ -623,54 +623,10 @@ static void test_open_errors(void **state) {
   JGT_CONTAINS(err.message, "<memory>");
 }
 
-/* path_in_schema naming another column than the schema's leaf: JG_ECORRUPT. A name longer than
- * the leaf's path is the case the fuzz target found reading past the path (run under ASan). */
-static void test_path_in_schema_mismatch(void **state) {
-  (void)state;
-  const int32_t v[3] = {1, 2, 3};
-  jg_array *col = NULL, *table = NULL;
-  JGT_OK(jg_array_from_host(v, 3, JG_DTYPE_INT32, &col, &jgt_err_));
-  const char *names[1] = {"a"};
-  JGT_OK(jg_array_record(1, &col, names, 3, &table, &jgt_err_));
-  void *data = NULL;
-  size_t size = 0;
-  JGT_OK(jg_parquet_write_memory(table, NULL, &data, &size, &jgt_err_));
-  const uint8_t *d = data;
-  uint32_t flen = 0;
-  memcpy(&flen, d + size - 8, 4);
-  const size_t body = size - 8 - flen;
-  const char *bad[] = {"a_name_much_longer_than_the_leaf_path", "b"};
-  for (int k = 0; k < 2; ++k) {
-    jgi_pq_file_meta m;
-    memset(&m, 0, sizeof m);
-    JGT_OK(jgi_pq_meta_parse(d + body, flen, &m, &jgt_err_));
-    assert_int_equal(m.row_groups[0].columns[0].meta.npath, 1);
-    m.row_groups[0].columns[0].meta.path[0] = jgi_pq_meta_strdup(&m, bad[k], (size_t)-1);
-    assert_non_null(m.row_groups[0].columns[0].meta.path[0]);
-    jgi_pq_buf out = {0};
-    JGT_OK(jgi_pq_buf_append(&out, d, body, &jgt_err_));
-    const size_t f0 = out.size;
-    JGT_OK(jgi_pq_meta_write(&m, &out, &jgt_err_));
-    const uint32_t nlen = (uint32_t)(out.size - f0);
-    JGT_OK(jgi_pq_buf_append(&out, &nlen, 4, &jgt_err_));
-    JGT_OK(jgi_pq_buf_append(&out, "PAR1", 4, &jgt_err_));
-    jg_error err;
-    jg_parquet_file *f = NULL;
-    JGT_STATUS(JG_ECORRUPT, jg_parquet_open_memory(out.data, out.size, &f, &err));
-    assert_null(f);
-    JGT_CONTAINS(err.message, "path_in_schema");
-    jgi_pq_buf_reset(&out);
-    jgi_pq_meta_reset(&m);
-  }
-  jg_parquet_memory_free(data);
-  jg_array_release(table);
-  jg_array_release(col);
-}
-
-/* The file of `table` (written to memory) with schema element `elem` renamed to `name` (and
- * path_in_schema with it), in out (the caller resets it). */
-static void renamed_schema_file(const jg_array *table, int elem, const char *name,
-                                jgi_pq_buf *out) {
+/* The file of `table` (written to memory) with its footer's metadata changed by edit(m, ctx),
+ * in out (the caller resets it). */
+static void edited_file(const jg_array *table, void (*edit)(jgi_pq_file_meta *, const void *),
+                        const void *ctx, jgi_pq_buf *out) {
   void *data = NULL;
   size_t size = 0;
   JGT_OK(jg_parquet_write_memory(table, NULL, &data, &size, &jgt_err_));
@@ -681,21 +637,7 @@ static void renamed_schema_file(const jg_array *table, int elem, const char *nam
   jgi_pq_file_meta m;
   memset(&m, 0, sizeof m);
   JGT_OK(jgi_pq_meta_parse(d + body, flen, &m, &jgt_err_));
-  assert_true(elem < m.nschema);
-  const char *old = m.schema[elem].name;
-  char *nn = jgi_pq_meta_strdup(&m, name, (size_t)-1);
-  assert_non_null(nn);
-  /* path_in_schema follows (the table's names are all different), so that only the schema's
-   * names are wrong. */
-  for (int g = 0; g < m.nrow_groups; ++g) {
-    for (int c = 0; c < m.row_groups[g].ncolumns; ++c) {
-      jgi_pq_column_meta *cm = &m.row_groups[g].columns[c].meta;
-      for (int e = 0; e < cm->npath; ++e) {
-        if (strcmp(cm->path[e], old) == 0) cm->path[e] = nn;
-      }
-    }
-  }
-  m.schema[elem].name = nn;
+  edit(&m, ctx);
   memset(out, 0, sizeof *out);
   JGT_OK(jgi_pq_buf_append(out, d, body, &jgt_err_));
   const size_t f0 = out->size;
@@ -705,6 +647,62 @@ static void renamed_schema_file(const jg_array *table, int elem, const char *nam
   JGT_OK(jgi_pq_buf_append(out, "PAR1", 4, &jgt_err_));
   jgi_pq_meta_reset(&m);
   jg_parquet_memory_free(data);
+}
+
+/* Sets the first column chunk's path_in_schema to the one name ctx. */
+static void edit_path(jgi_pq_file_meta *m, const void *ctx) {
+  assert_int_equal(m->row_groups[0].columns[0].meta.npath, 1);
+  m->row_groups[0].columns[0].meta.path[0] = jgi_pq_meta_strdup(m, ctx, (size_t)-1);
+  assert_non_null(m->row_groups[0].columns[0].meta.path[0]);
+}
+
+/* path_in_schema naming another column than the schema's leaf: JG_ECORRUPT. A name longer than
+ * the leaf's path is the case the fuzz target found reading past the path (run under ASan). */
+static void test_path_in_schema_mismatch(void **state) {
+  (void)state;
+  const int32_t v[3] = {1, 2, 3};
+  jg_array *col = NULL, *table = NULL;
+  JGT_OK(jg_array_from_host(v, 3, JG_DTYPE_INT32, &col, &jgt_err_));
+  const char *names[1] = {"a"};
+  JGT_OK(jg_array_record(1, &col, names, 3, &table, &jgt_err_));
+  const char *bad[] = {"a_name_much_longer_than_the_leaf_path", "b"};
+  for (int k = 0; k < 2; ++k) {
+    jgi_pq_buf out;
+    edited_file(table, edit_path, bad[k], &out);
+    jg_error err;
+    jg_parquet_file *f = NULL;
+    JGT_STATUS(JG_ECORRUPT, jg_parquet_open_memory(out.data, out.size, &f, &err));
+    assert_null(f);
+    JGT_CONTAINS(err.message, "path_in_schema");
+    jgi_pq_buf_reset(&out);
+  }
+  jg_array_release(table);
+  jg_array_release(col);
+}
+
+/* A schema element's new name. */
+typedef struct rename_edit {
+  int elem;
+  const char *name;
+} rename_edit;
+
+/* Renames schema element ctx->elem to ctx->name, and path_in_schema with it (the tables of
+ * these tests have all their names different), so that only the schema's names are wrong. */
+static void edit_name(jgi_pq_file_meta *m, const void *ctx) {
+  const rename_edit *r = ctx;
+  assert_true(r->elem < m->nschema);
+  const char *old = m->schema[r->elem].name;
+  char *nn = jgi_pq_meta_strdup(m, r->name, (size_t)-1);
+  assert_non_null(nn);
+  for (int g = 0; g < m->nrow_groups; ++g) {
+    for (int c = 0; c < m->row_groups[g].ncolumns; ++c) {
+      jgi_pq_column_meta *cm = &m->row_groups[g].columns[c].meta;
+      for (int e = 0; e < cm->npath; ++e) {
+        if (strcmp(cm->path[e], old) == 0) cm->path[e] = nn;
+      }
+    }
+  }
+  m->schema[r->elem].name = nn;
 }
 
 /* Schema names that no jagged record can hold: an empty name, or two children of one group
@@ -737,7 +735,8 @@ static void test_schema_names_corrupt(void **state) {
   };
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
     jgi_pq_buf out;
-    renamed_schema_file(table, cases[k].elem, cases[k].name, &out);
+    const rename_edit edit = {cases[k].elem, cases[k].name};
+    edited_file(table, edit_name, &edit, &out);
     jg_error err;
     jg_parquet_file *f = NULL;
     JGT_STATUS(JG_ECORRUPT, jg_parquet_open_memory(out.data, out.size, &f, &err));
@@ -750,7 +749,8 @@ static void test_schema_names_corrupt(void **state) {
   }
   /* The same file with its names intact opens and reads back. */
   jgi_pq_buf out;
-  renamed_schema_file(table, 4, "y", &out);
+  const rename_edit same = {4, "y"};
+  edited_file(table, edit_name, &same, &out);
   jg_parquet_file *f = NULL;
   JGT_OK(jg_parquet_open_memory(out.data, out.size, &f, &jgt_err_));
   jg_array *back = NULL;
