@@ -38,6 +38,7 @@ static jg_status resolve_target(const char *path, char **target, struct stat *st
                                 jg_error *err) {
   *target = NULL;
   *exists = false;
+  JG_RETURN_IF(path[0] == '\0', JG_EIO, err, "cannot open '' for writing: %s", strerror(ENOENT));
   struct stat ls;
   if (lstat(path, &ls) != 0) {
     const int e = errno;

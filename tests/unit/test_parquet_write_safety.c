@@ -338,7 +338,7 @@ static void test_symlink_target_replaced(void **state) {
 }
 
 /* A replaced file's permission bits pass to the new file; a new file gets 0666 less the umask;
- * a folder that does not exist is JG_EIO and makes nothing. */
+ * a folder that does not exist, or an empty path, is JG_EIO and makes nothing. */
 static void test_mode_kept_and_missing_folder(void **state) {
   (void)state;
   char path[512];
@@ -363,6 +363,8 @@ static void test_mode_kept_and_missing_folder(void **state) {
   jg_error err;
   JGT_STATUS(JG_EIO, jg_parquet_write(t, missing, NULL, &err));
   JGT_CONTAINS(err.message, missing);
+  JGT_STATUS(JG_EIO, jg_parquet_write(t, "", NULL, &err)); /* nothing made in the current folder */
+  JGT_CONTAINS(err.message, "''");
   jg_array_release(t);
   assert_int_equal(access(missing, F_OK), -1);
   assert_int_equal(jgt_tmp_leftovers(), 0);
