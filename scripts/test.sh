@@ -4,7 +4,8 @@
 #      apt-get line);
 #   2. builds and tests four configurations: warnings as errors with CUDA when nvcc is present
 #      (GPU tests skip without a GPU and are counted as skipped), AddressSanitizer + UBSan, a
-#      build without CUDA, and the Parquet reader's fuzz target (clang, libFuzzer, one minute).
+#      build without CUDA, and the Parquet reader's and writer's fuzz targets (clang, libFuzzer,
+#      one minute each).
 # Usage: scripts/test.sh [ctest options...]
 set -euo pipefail
 JG_ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,7 +16,7 @@ builds=(
   "build/ci:-DJG_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo"
   "build/asan:-DJG_WERROR=ON -DJG_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug"
   "build/nocuda:-DJG_WERROR=ON -DJG_WITH_CUDA=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo"
-  # the Parquet reader's libFuzzer target, JG_FUZZ_SECONDS (60) under ASan + UBSan
+  # the Parquet reader's and writer's libFuzzer targets, JG_FUZZ_SECONDS (60) each under ASan + UBSan
   "build/fuzz:-DCMAKE_C_COMPILER=clang -DJG_WITH_CUDA=OFF -DJG_BUILD_FUZZ=ON -DJG_BUILD_TESTS=OFF -DJG_BUILD_CLI=OFF -DJG_BUILD_BENCHMARKS=OFF -DJG_BUILD_EXAMPLES=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo"
 )
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:protect_shadow_gap=0}
