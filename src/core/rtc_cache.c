@@ -607,14 +607,17 @@ jgi_rtc_lookup jgi_rtc_cache_read(const char *dir, const jgi_rtc_key *key, int a
   free(shard);
   jgi_rtc_lookup r = JGI_RTC_MISS;
   struct stat st;
-  if (stat(file, &st) == 0) {
+  if (lstat(file, &st) == 0) {
     char *data = NULL;
     size_t len = 0;
-    if (read_whole_file(file, &data, &len)) {
+    /* Only a regular file is opened: a symbolic link, FIFO or device where an entry should be
+     * is not followed or opened (opening a device can act on it), and counts as corrupt. */
+    if (S_ISREG(st.st_mode) && read_whole_file(file, &data, &len)) {
       r = decode_entry((const unsigned char *)data, len, key, arch, names, n_names, out);
       free(data);
     } else {
-      r = JGI_RTC_CORRUPT; /* exists but cannot be read as an entry (a folder, no permission) */
+      r = JGI_RTC_CORRUPT; /* exists but is not a readable regular file (a folder, a link, a
+                              FIFO, no permission) */
     }
   }
   free(file);
@@ -658,6 +661,10 @@ bool jgi_rtc_cache_write(const char *dir, const jgi_rtc_key *key, int arch,
   }
   bool written = put == len && fsync(fd) == 0;
   if (close(fd) != 0) written = false;
+  /* The rename replaces a regular file only (an entry, corrupt or stale): anything else there
+   * (a folder, symbolic link, FIFO, device) was not made by the cache and is left alone. */
+  struct stat at;
+  if (lstat(file, &at) == 0 && !S_ISREG(at.st_mode)) written = false;
   if (written && rename(tmp, file) == 0) {
     ok = true;
   } else {

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -449,7 +450,7 @@ static void test_compile_file(void **state) {
   JGT_CONTAINS(err.message, "not a regular file");
 
   /* A FIFO as the file is refused without blocking (no writer ever opens it: a blocking open
-   * would hang). A FIFO where a cache entry should be: test_cache_entry_fifo. (A FIFO as an
+   * would hang). A FIFO where a cache entry should be: test_cache_entry_not_regular. (A FIFO as an
    * included header is passed over by the cache key's include walk, but NVRTC itself would then
    * block opening it, so it is not tested here.) */
   char fifo[160];
@@ -728,27 +729,56 @@ static void test_cache_corrupt(void **state) {
   remove_tree(dir);
 }
 
-/* Several processes compile the same program into a fresh cache at once. */
-static void test_cache_entry_fifo(void **state) {
+/* Something other than a regular file where an entry should be (a FIFO, a symbolic link, a
+ * device node): it is neither opened nor followed, counts as corrupt, and is left in place (the
+ * cache replaces only regular files); the compile works and nothing is cached. The device is a
+ * private copy of /dev/null made in the test's folder (root only). */
+static void test_cache_entry_not_regular(void **state) {
   (void)state;
   REQUIRE_NVRTC();
-  char dir[64], key[33], path[256];
+  char dir[64], key[33], path[256], target[256];
   make_tmpdir(dir, sizeof dir);
   compile_expect(dir, false, key);
   entry_path(path, sizeof path, dir, key);
-  assert_int_equal(unlink(path), 0);
-  assert_int_equal(mkfifo(path, 0600), 0);
-  jg_rtc_stats before, after;
-  jg_rtc_stats_get(&before);
-  compile_expect(dir, false, key); /* a miss, compiled again */
-  jg_rtc_stats_get(&after);
-  assert_int_equal(after.compiles, before.compiles + 1);
-  struct stat st;
-  assert_int_equal(stat(path, &st), 0);
-  assert_true(S_ISREG(st.st_mode)); /* replaced by a real entry */
+  size_t good_len = 0;
+  unsigned char *good = read_bytes(path, &good_len);
+  snprintf(target, sizeof target, "%s/elsewhere.jgrtc", dir);
+  write_bytes(target, good, good_len); /* a valid entry, reached only through the link */
+  for (int kind = 0; kind < 3; ++kind) {
+    assert_int_equal(unlink(path), 0);
+    if (kind == 0) {
+      assert_int_equal(mkfifo(path, 0600), 0);
+    } else if (kind == 1) {
+      assert_int_equal(symlink(target, path), 0);
+    } else if (geteuid() != 0 || mknod(path, S_IFCHR | 0666, makedev(1, 3)) != 0) {
+      fprintf(stderr, "skipping the device-node entry: mknod needs root\n");
+      break;
+    }
+    jg_rtc_stats before = stats_now();
+    compile_expect(dir, false, key); /* a miss (not a hit through the link), compiled again */
+    jg_rtc_stats after = stats_now();
+    assert_int_equal(after.compiles, before.compiles + 1);
+    assert_int_equal(after.cache_corrupt, before.cache_corrupt + 1);
+    struct stat st;
+    assert_int_equal(lstat(path, &st), 0); /* left as it was */
+    assert_true(kind == 0 ? S_ISFIFO(st.st_mode)
+                          : kind == 1 ? S_ISLNK(st.st_mode) : S_ISCHR(st.st_mode));
+    size_t tlen = 0;
+    unsigned char *t = read_bytes(target, &tlen); /* the link's target is untouched */
+    assert_int_equal(tlen, good_len);
+    assert_memory_equal(t, good, good_len);
+    free(t);
+    char shard[128];
+    snprintf(shard, sizeof shard, "%s/%c%c", dir, key[0], key[1]);
+    size_t tmp = 99;
+    assert_int_equal(count_entries(shard, &tmp), 1); /* no temporary file left */
+    assert_int_equal(tmp, 0);
+  }
+  free(good);
   remove_tree(dir);
 }
 
+/* Several processes compile the same program into a fresh cache at once. */
 static void test_cache_concurrent_processes(void **state) {
   (void)state;
   REQUIRE_NVRTC();
@@ -1111,7 +1141,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_cache_hit),
       cmocka_unit_test(test_cache_key),
       cmocka_unit_test(test_cache_corrupt),
-      cmocka_unit_test(test_cache_entry_fifo),
+      cmocka_unit_test(test_cache_entry_not_regular),
       cmocka_unit_test(test_cache_concurrent_processes),
       cmocka_unit_test(test_cache_directory_settings),
       cmocka_unit_test(test_compile_all),
