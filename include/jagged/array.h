@@ -28,8 +28,14 @@
  * sides; nothing moves implicitly: copy whole arrays with jg_array_to_device / jg_array_to_host.
  *
  * Buffer views: constructors store a copy of each jg_view (a borrowed descriptor) and retain its
- * `buffer`. They trust the view to describe memory inside that buffer (jg_view_from_buffer
- * checks it) and read only the view's fields: base, device, accessibility flags, dtype, layout.
+ * `buffer`. They do not trust a hand-made or edited view: each checks its layout as layout.h
+ * says (ndim in [0, JG_MAX_NDIM], itemsize > 0 and matching the dtype, extents >= 0, volume and
+ * element byte offsets within int64: JG_EINVAL or JG_EOVERFLOW naming the axis) and, for a view
+ * with elements, that every element lies inside the view's buffer, [jg_buffer_data(buffer),
+ * + jg_buffer_size(buffer)) (JG_ESHAPE "data reaches bytes [0, 48) from its buffer's start,
+ * outside the buffer's 24 bytes"). They read only the view's fields (base, device,
+ * accessibility flags, dtype, layout), never the memory. jg_array_validate checks the same at
+ * every level.
  *
  * Lifetime: constructors return a new array with one reference; every node retains its buffers
  * and children, so the caller may release its own references to them right after. Retain and
@@ -73,14 +79,18 @@ typedef enum jg_validation_level {
 
 /* ------------------------------------------------------------------------------------------ */
 /* Constructors from buffers (zero-copy). Each view's `buffer` must be non-NULL: the node      */
-/* retains it. Each runs MINIMAL validation; call jg_array_validate for more.                  */
+/* retains it. Each checks every view's layout and that it fits its buffer (top of the file;   */
+/* errors JG_EINVAL, JG_EOVERFLOW, JG_ESHAPE) and runs MINIMAL validation; call               */
+/* jg_array_validate for more.                                                                 */
 /* ------------------------------------------------------------------------------------------ */
 
 /** A numeric array over `data` (ndim >= 1; dtype bool, int8..int64, uint8..uint64, float16,
  *  float32, float64; any strides, negative and zero included). Length data.shape[0] (0 is fine);
  *  inner axes are regular dimensions. Errors: JG_EINVAL (NULL data or out, data.buffer NULL,
- *  ndim 0, memory neither host- nor device-accessible), JG_EDTYPE (complex, bfloat16, invalid
- *  dtype, or a layout itemsize that does not match the dtype). */
+ *  ndim 0, memory neither host- nor device-accessible, an invalid layout such as a negative
+ *  extent: index = axis), JG_EOVERFLOW (an element's byte offset overflows int64, e.g. a stride of
+ *  INT64_MAX over 3 elements), JG_ESHAPE (an element outside data.buffer), JG_EDTYPE (complex,
+ *  bfloat16, invalid dtype, or a layout itemsize that does not match the dtype). */
 JG_API jg_status jg_array_numeric(const jg_view *data, jg_array **out, jg_error *err);
 
 /** An empty array (length 0, type "unknown") on the host. Never fails but for NULL `out`. */
@@ -171,7 +181,8 @@ JG_API jg_status jg_array_from_host_counts(const int64_t *counts, jg_len n, cons
                                            jg_array **out, jg_error *err);
 
 /** A list-offset array from device or host buffers: per-list `counts` (1-D int32|int64 view of n
- *  entries, any stride; only read, so counts.buffer may be NULL) are scanned into new int64
+ *  entries, any stride; only read, so counts.buffer may be NULL; its layout is checked, and
+ *  that it fits its buffer when it has one, as for the constructors above) are scanned into new int64
  *  offsets (n + 1 entries starting at 0) on the counts' backend, over `content` (retained).
  *  cpu: a host loop; offsets from jg_memory_resource_host(). cuda:N: offsets from
  *  jg_memory_resource_device(N); a check kernel and cub::DeviceScan::ExclusiveSum on `stream`
@@ -179,7 +190,8 @@ JG_API jg_status jg_array_from_host_counts(const int64_t *counts, jg_len n, cons
  *  then copies the check results and the last offset back and synchronises `stream`, so it
  *  blocks. The checks and their order are those of jg_array_from_host_counts, with len(content)
  *  for content_length, and give the same status and index on both backends.
- *  Errors: JG_EINVAL (NULL argument), JG_EDTYPE, JG_ESHAPE (counts not 1-D), JG_EBACKEND (counts
+ *  Errors: JG_EINVAL (NULL argument, invalid layout), JG_EDTYPE, JG_ESHAPE (counts not 1-D or
+ *  outside its buffer), JG_EOVERFLOW (byte offsets of the layout), JG_EBACKEND (counts
  *  and content on different backends), JG_EVALUE, JG_EOVERFLOW, JG_ENODEV, JG_EDEVMEM, JG_ENOMEM,
  *  JG_ECUDA. */
 JG_API jg_status jg_array_from_counts(const jg_view *counts, jg_array *content, jg_stream stream,
@@ -359,7 +371,8 @@ JG_API jg_status jg_array_check_same_backend(const jg_array *a, const char *what
  *  pre-order (a node, then its children) and reporting the first failure met.
  *  MINIMAL (every node, no buffer reads): a known kind; length >= 0; the kind's number of
  *  buffers and children, none NULL; record names non-NULL; every buffer and child on the node's
- *  device; buffer ranks and dtypes as the table above; data.shape[0] = length, offsets =
+ *  device; every buffer view's layout valid and inside its buffer (as the constructors check);
+ *  buffer ranks and dtypes as the table above; data.shape[0] = length, offsets =
  *  length + 1 entries, starts = length and stops >= length entries, index = length entries, a
  *  byte mask >= length entries, a bit mask >= ceil((bit_offset + length) / 8) bytes with
  *  bit_offset in [0, 8); regular size >= 0 and content >= length * size; record fields and

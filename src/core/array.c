@@ -11,6 +11,7 @@
 
 #include "internal/jgi_check.h"
 #include "internal/jgi_cuda.h"
+#include "internal/jgi_layout.h"
 #include "internal/jgi_transfer.h"
 #include "jagged/device.h"
 #include "kernels/scan/scan.h"
@@ -333,7 +334,8 @@ static jg_status finish_node(jg_array *a, const char *fn, jg_array **out, jg_err
 /* ------------------------------------------------------------------------------------------ */
 
 /* Checks a buffer view given to a constructor: non-NULL with a buffer, a valid dtype matching
- * the layout's itemsize, a sane ndim, and memory that is host- or device-accessible. */
+ * the layout's itemsize, a valid layout whose elements all lie inside the buffer
+ * (jgi_view_check), and memory that is host- or device-accessible. */
 static jg_status check_view(const jg_view *v, const char *fn, const char *what, jg_error *err) {
   JG_RETURN_IF(v == NULL, JG_EINVAL, err, "%s: %s is NULL", fn, what);
   JG_RETURN_IF(v->buffer == NULL, JG_EINVAL, err,
@@ -346,8 +348,7 @@ static jg_status check_view(const jg_view *v, const char *fn, const char *what, 
   JG_RETURN_IF(v->layout.itemsize != itemsize, JG_EDTYPE, err,
                "%s: %s's layout itemsize %lld does not match its dtype %s", fn, what,
                (long long)v->layout.itemsize, jg_dtype_name(v->dtype));
-  JG_RETURN_IF(v->layout.ndim < 0 || v->layout.ndim > JG_MAX_NDIM, JG_EINVAL, err,
-               "%s: %s has ndim %d", fn, what, (int)v->layout.ndim);
+  JG_RETURN_NOT_OK(jgi_view_check(v, fn, what, err));
   JG_RETURN_IF(!v->host_accessible && !v->device_accessible, JG_EINVAL, err,
                "%s: %s is neither host- nor device-accessible", fn, what);
   return JG_OK;
@@ -780,6 +781,7 @@ jg_status jg_array_from_counts(const jg_view *counts, jg_array *content, jg_stre
   JG_RETURN_IF(counts->layout.itemsize != jg_dtype_itemsize(counts->dtype), JG_EDTYPE, err,
                "%s: counts' layout itemsize %lld does not match its dtype %s", fn,
                (long long)counts->layout.itemsize, jg_dtype_name(counts->dtype));
+  JG_RETURN_NOT_OK(jgi_view_check(counts, fn, "counts", err));
   JG_RETURN_IF(counts->layout.ndim != 1, JG_ESHAPE, err, "%s: counts must be 1-D, not %d-D", fn,
                (int)counts->layout.ndim);
   jg_device dev = {JG_DEVICE_CPU, 0};

@@ -27,6 +27,7 @@
 #include "internal/jgi_array.h"
 #include "internal/jgi_check.h"
 #include "internal/jgi_cuda.h"
+#include "internal/jgi_layout.h"
 #include "internal/jgi_transfer.h"
 
 /* Deepest nesting the walk follows (a guard against runaway recursion on corrupt trees). */
@@ -229,8 +230,10 @@ static jg_status minimal_node(void *state, const visit *v, jg_error *err) {
       return fail(v, -1, err, "%s has dtype %s but itemsize %lld", name, jg_dtype_name(b->dtype),
                   (long long)b->layout.itemsize);
     }
-    if (b->layout.ndim < 0 || b->layout.ndim > JG_MAX_NDIM) {
-      return fail(v, -1, err, "%s has ndim %d", name, (int)b->layout.ndim);
+    jg_error layout_err;
+    if (jgi_view_check(b, "layout", name, &layout_err) != JG_OK) {
+      /* "layout: <name> ..." without the prefix: the node is named at the end instead */
+      return fail(v, -1, err, "%s", layout_err.message + strlen("layout: "));
     }
     jg_device d;
     if (jgi_view_device(b, &d, NULL) != JG_OK) {
