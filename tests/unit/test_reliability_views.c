@@ -359,6 +359,89 @@ static void test_validate_stride_int64_max(void **state) {
   jg_array_release(a);
 }
 
+/* A cuda array's views are checked the same way, on the host, before any kernel runs (the
+ * device memory here is a stand-in that is never read). */
+static void test_validate_device_array_views(void **state) {
+  (void)state;
+  jg_array *a = jgt_fake_device_int64(4);
+  a->buffers[0].layout.slice_offset = 5; /* elements 5..8 of a 64-byte buffer */
+  jg_error err;
+  JGT_STATUS(JG_EVALUE, jg_array_validate(a, JG_VALIDATE_MINIMAL, NULL, &err));
+  JGT_CONTAINS(err.message, "reaches bytes [40, 72) from its buffer's start, outside the "
+                            "buffer's 64 bytes (numeric at depth 0)");
+  jg_array_release(a);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Slicing at a regular dimension of numeric data under lists                                  */
+/* ------------------------------------------------------------------------------------------ */
+
+/* var * 3 * float32: [[[0, 1, 2], [3, 4, 5]], [], [[6, 7, 8]]]. */
+static jg_array *var_3_float32(void) {
+  float vals[9];
+  for (int i = 0; i < 9; i++) vals[i] = (float)i;
+  jg_buffer *buf = NULL;
+  JGT_OK(jg_buffer_allocate(jg_memory_resource_host(), sizeof vals, NULL, &buf, &jgt_err_));
+  memcpy(jg_buffer_data(buf), vals, sizeof vals);
+  const jg_len shape[2] = {3, 3};
+  jg_layout l;
+  JGT_OK(jg_layout_init(&l, 2, shape, NULL, 4, &jgt_err_));
+  jg_view v;
+  JGT_OK(jg_view_from_buffer(&v, buf, &l, JG_DTYPE_FLOAT32, true, &jgt_err_));
+  jg_array *data = NULL, *out = NULL;
+  JGT_OK(jg_array_numeric(&v, &data, &jgt_err_));
+  jg_buffer_release(buf);
+  const int64_t offsets[4] = {0, 2, 2, 3};
+  jg_buffer *ob = NULL;
+  JGT_OK(jg_buffer_allocate(jg_memory_resource_host(), sizeof offsets, NULL, &ob, &jgt_err_));
+  memcpy(jg_buffer_data(ob), offsets, sizeof offsets);
+  const jg_len n = 4;
+  JGT_OK(jg_layout_init(&l, 1, &n, NULL, 8, &jgt_err_));
+  JGT_OK(jg_view_from_buffer(&v, ob, &l, JG_DTYPE_INT64, true, &jgt_err_));
+  JGT_OK(jg_array_list_offset(&v, data, &out, &jgt_err_));
+  jg_buffer_release(ob);
+  jg_array_release(data);
+  return out;
+}
+
+static void expect_slice(const jg_array *a, int64_t axis, int64_t start, int64_t stop,
+                         int64_t step, unsigned flags, const char *want, const char *type) {
+  jg_array *out = NULL;
+  JGT_OK(jg_array_slice_axis(a, axis, start, stop, step, flags, NULL, &out, &jgt_err_));
+  char buf[160];
+  JGT_OK(jg_array_to_string(out, 0, buf, sizeof buf, NULL, &jgt_err_));
+  assert_string_equal(buf, want);
+  JGT_OK(jg_array_type_string(out, buf, sizeof buf, NULL, &jgt_err_));
+  assert_string_equal(buf, type);
+  JGT_OK(jg_array_validate(out, JG_VALIDATE_FULL, NULL, &jgt_err_));
+  jg_array_release(out);
+}
+
+static void test_slice_inner_numeric_dimension(void **state) {
+  (void)state;
+  jg_array *a = var_3_float32();
+  char buf[160];
+  JGT_OK(jg_array_type_string(a, buf, sizeof buf, NULL, &jgt_err_));
+  assert_string_equal(buf, "3 * var * 3 * float32");
+  /* a[:, :, 1:] and a[..., ::-2]: the inner dimension stays regular (NumPy's slice of it). */
+  expect_slice(a, 2, 1, 0, 1, JG_SLICE_START, "[[[1, 2], [4, 5]], [], [[7, 8]]]",
+               "3 * var * 2 * float32");
+  expect_slice(a, -1, 0, 0, -2, 0, "[[[2, 0], [5, 3]], [], [[8, 6]]]", "3 * var * 2 * float32");
+  /* Axis 1 (-2 from the inside) is still the list level. */
+  expect_slice(a, -2, 0, 1, 1, JG_SLICE_STOP, "[[[0, 1, 2]], [], [[6, 7, 8]]]",
+               "3 * var * 3 * float32");
+  /* Past the last dimension: the depth counts the numeric dimension, as the type does. */
+  jg_array *out = NULL;
+  jg_error err;
+  JGT_STATUS(JG_ESHAPE, jg_array_slice_axis(a, 3, 0, 1, 1, 3, NULL, &out, &err));
+  JGT_CONTAINS(err.message, "axis 3 exceeds the depth of the nested list structure (which is 2)");
+  /* firsts at a regular numeric dimension is refused with a message that names it as such. */
+  JGT_STATUS(JG_ENOTSUP, jg_array_firsts(a, 2, NULL, &out, &err));
+  JGT_CONTAINS(err.message, "regular dimension of numeric data");
+  assert_null(out);
+  jg_array_release(a);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_constructors_refuse_bad_views),
@@ -366,6 +449,8 @@ int main(void) {
       cmocka_unit_test(test_valid_layouts_accepted),
       cmocka_unit_test(test_validate_checks_views),
       cmocka_unit_test(test_validate_stride_int64_max),
+      cmocka_unit_test(test_validate_device_array_views),
+      cmocka_unit_test(test_slice_inner_numeric_dimension),
   };
   return JGT_RUN_TESTS(tests, NULL, NULL);
 }
