@@ -442,6 +442,120 @@ static void test_slice_inner_numeric_dimension(void **state) {
   jg_array_release(a);
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* Arrow: import takes back every depth export writes                                          */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The printout of `a` after an Arrow export and import. */
+static char *arrow_round_trip(const jg_array *a, jg_status *st) {
+  struct ArrowSchema schema;
+  struct ArrowArray array;
+  JGT_OK(jg_array_export_arrow(a, &schema, &array, &jgt_err_));
+  jg_array *back = NULL;
+  jg_error err;
+  *st = jg_array_import_arrow(&schema, &array, &back, &err);
+  if (*st != JG_OK) {
+    print_error("import: %s\n", err.message);
+    array.release(&array);
+    schema.release(&schema);
+    return NULL;
+  }
+  schema.release(&schema);
+  JGT_OK(jg_array_validate(back, JG_VALIDATE_FULL, NULL, &jgt_err_));
+  size_t needed = 0;
+  JGT_OK(jg_array_to_string(back, 1u << 20, NULL, 0, &needed, &jgt_err_));
+  char *buf = malloc(needed + 1);
+  JGT_OK(jg_array_to_string(back, 1u << 20, buf, needed + 1, NULL, &jgt_err_));
+  jg_array_release(back);
+  return buf;
+}
+
+static char *printout(const jg_array *a) {
+  size_t needed = 0;
+  JGT_OK(jg_array_to_string(a, 1u << 20, NULL, 0, &needed, &jgt_err_));
+  char *buf = malloc(needed + 1);
+  JGT_OK(jg_array_to_string(a, 1u << 20, buf, needed + 1, NULL, &jgt_err_));
+  return buf;
+}
+
+/* `depth` nested lists around [1, 2], with a None beside every level when `nulls`:
+ * [[[1, 2]]] or [[[1, 2], None], None] ... built with the builder. */
+static jg_array *builder_nested(int depth, bool nulls) {
+  jg_builder *b = NULL;
+  JGT_OK(jg_builder_create(&b, &jgt_err_));
+  for (int d = 0; d < depth; d++) JGT_OK(jg_builder_begin_list(b, &jgt_err_));
+  JGT_OK(jg_builder_int64(b, 1, &jgt_err_));
+  JGT_OK(jg_builder_int64(b, 2, &jgt_err_));
+  for (int d = 0; d < depth; d++) {
+    JGT_OK(jg_builder_end_list(b, &jgt_err_));
+    if (nulls) JGT_OK(jg_builder_null(b, &jgt_err_));
+  }
+  jg_array *a = NULL;
+  JGT_OK(jg_builder_snapshot(b, &a, &jgt_err_));
+  jg_builder_destroy(b);
+  return a;
+}
+
+/* `depth` list-offset levels of one list each around [7]: the deepest tree validate accepts
+ * has 1000 levels below the root. */
+static jg_array *offsets_nested(int depth) {
+  static const int64_t one[1] = {7};
+  static const int64_t offs[2] = {0, 1};
+  jg_array *a = NULL;
+  JGT_OK(jg_array_from_host(one, 1, JG_DTYPE_INT64, &a, &jgt_err_));
+  jg_buffer *ob = NULL;
+  JGT_OK(jg_buffer_allocate(jg_memory_resource_host(), sizeof offs, NULL, &ob, &jgt_err_));
+  memcpy(jg_buffer_data(ob), offs, sizeof offs);
+  const jg_len n = 2;
+  jg_layout l;
+  JGT_OK(jg_layout_init(&l, 1, &n, NULL, 8, &jgt_err_));
+  jg_view v;
+  JGT_OK(jg_view_from_buffer(&v, ob, &l, JG_DTYPE_INT64, true, &jgt_err_));
+  for (int d = 0; d < depth; d++) {
+    jg_array *up = NULL;
+    JGT_OK(jg_array_list_offset(&v, a, &up, &jgt_err_));
+    jg_array_release(a);
+    a = up;
+  }
+  jg_buffer_release(ob);
+  return a;
+}
+
+static void test_arrow_round_trip_every_depth(void **state) {
+  (void)state;
+  static const int depths[] = {1, 2, 3, 64, 127, 128, 129, 200, JG_BUILDER_MAX_DEPTH};
+  for (size_t i = 0; i < sizeof depths / sizeof depths[0]; i++) {
+    for (int nulls = 0; nulls < 2; nulls++) {
+      jg_array *a = builder_nested(depths[i], nulls != 0);
+      char *want = printout(a);
+      jg_status st;
+      char *got = arrow_round_trip(a, &st);
+      if (st != JG_OK) {
+        print_error("depth %d (nulls %d) does not come back\n", depths[i], nulls);
+        fail();
+      }
+      assert_string_equal(got, want);
+      free(got);
+      free(want);
+      jg_array_release(a);
+    }
+  }
+  /* Up to the deepest tree jg_array_validate accepts (1000 levels below the root). */
+  static const int deep[] = {500, 999};
+  for (size_t i = 0; i < sizeof deep / sizeof deep[0]; i++) {
+    jg_array *a = offsets_nested(deep[i]);
+    JGT_OK(jg_array_validate(a, JG_VALIDATE_FULL, NULL, &jgt_err_));
+    char *want = printout(a);
+    jg_status st;
+    char *got = arrow_round_trip(a, &st);
+    assert_int_equal(st, JG_OK);
+    assert_string_equal(got, want);
+    free(got);
+    free(want);
+    jg_array_release(a);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_constructors_refuse_bad_views),
@@ -451,6 +565,7 @@ int main(void) {
       cmocka_unit_test(test_validate_stride_int64_max),
       cmocka_unit_test(test_validate_device_array_views),
       cmocka_unit_test(test_slice_inner_numeric_dimension),
+      cmocka_unit_test(test_arrow_round_trip_every_depth),
   };
   return JGT_RUN_TESTS(tests, NULL, NULL);
 }
