@@ -446,6 +446,16 @@ static void test_slice_inner_numeric_dimension(void **state) {
 /* Arrow: import takes back every depth export writes                                          */
 /* ------------------------------------------------------------------------------------------ */
 
+/* The whole printout of `a`, malloc'ed. */
+static char *printout(const jg_array *a) {
+  size_t needed = 0;
+  JGT_OK(jg_array_to_string(a, 1u << 20, NULL, 0, &needed, &jgt_err_));
+  char *buf = malloc(needed + 1);
+  assert_non_null(buf);
+  JGT_OK(jg_array_to_string(a, 1u << 20, buf, needed + 1, NULL, &jgt_err_));
+  return buf;
+}
+
 /* The printout of `a` after an Arrow export and import. */
 static char *arrow_round_trip(const jg_array *a, jg_status *st) {
   struct ArrowSchema schema;
@@ -462,19 +472,8 @@ static char *arrow_round_trip(const jg_array *a, jg_status *st) {
   }
   schema.release(&schema);
   JGT_OK(jg_array_validate(back, JG_VALIDATE_FULL, NULL, &jgt_err_));
-  size_t needed = 0;
-  JGT_OK(jg_array_to_string(back, 1u << 20, NULL, 0, &needed, &jgt_err_));
-  char *buf = malloc(needed + 1);
-  JGT_OK(jg_array_to_string(back, 1u << 20, buf, needed + 1, NULL, &jgt_err_));
+  char *buf = printout(back);
   jg_array_release(back);
-  return buf;
-}
-
-static char *printout(const jg_array *a) {
-  size_t needed = 0;
-  JGT_OK(jg_array_to_string(a, 1u << 20, NULL, 0, &needed, &jgt_err_));
-  char *buf = malloc(needed + 1);
-  JGT_OK(jg_array_to_string(a, 1u << 20, buf, needed + 1, NULL, &jgt_err_));
   return buf;
 }
 
