@@ -555,6 +555,41 @@ static void test_arrow_round_trip_every_depth(void **state) {
   }
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* Empty buffers (NULL data) through the kernels (fuzz_array_ops findings, seen under UBSan)    */
+/* ------------------------------------------------------------------------------------------ */
+
+static void test_empty_null_buffers_through_kernels(void **state) {
+  (void)state;
+  /* [[], []] over an empty content whose buffer has no memory (0 bytes: data NULL). */
+  jg_array *content = NULL, *a = NULL, *out = NULL;
+  JGT_OK(jg_array_from_host(NULL, 0, JG_DTYPE_FLOAT32, &content, &jgt_err_));
+  jg_view cv;
+  JGT_OK(jg_array_buffer(content, 0, &cv, &jgt_err_));
+  assert_null(jg_view_data(&cv));
+  static const int64_t offsets[3] = {0, 0, 0};
+  JGT_OK(jg_array_from_host_offsets(offsets, 2, NULL, 0, JG_DTYPE_FLOAT32, &a, &jgt_err_));
+  char buf[64];
+  JGT_OK(jg_array_local_index(a, 1, NULL, &out, &jgt_err_));
+  JGT_OK(jg_array_to_string(out, 0, buf, sizeof buf, NULL, &jgt_err_));
+  assert_string_equal(buf, "[[], []]");
+  jg_array_release(out);
+  JGT_OK(jg_array_argsort(a, -1, true, true, NULL, &out, &jgt_err_));
+  JGT_OK(jg_array_to_string(out, 0, buf, sizeof buf, NULL, &jgt_err_));
+  assert_string_equal(buf, "[[], []]");
+  jg_array_release(out);
+  const jg_array *both[2] = {a, a};
+  JGT_OK(jg_array_concatenate(2, both, 1, NULL, &out, &jgt_err_));
+  JGT_OK(jg_array_to_string(out, 0, buf, sizeof buf, NULL, &jgt_err_));
+  assert_string_equal(buf, "[[], []]");
+  jg_array_release(out);
+  JGT_OK(jg_array_flatten(a, 1, NULL, &out, &jgt_err_));
+  assert_int_equal(jg_array_length(out), 0);
+  jg_array_release(out);
+  jg_array_release(content);
+  jg_array_release(a);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_constructors_refuse_bad_views),
@@ -565,6 +600,7 @@ int main(void) {
       cmocka_unit_test(test_validate_device_array_views),
       cmocka_unit_test(test_slice_inner_numeric_dimension),
       cmocka_unit_test(test_arrow_round_trip_every_depth),
+      cmocka_unit_test(test_empty_null_buffers_through_kernels),
   };
   return JGT_RUN_TESTS(tests, NULL, NULL);
 }
