@@ -266,14 +266,18 @@ JG_API jg_len jg_array_bit_offset(const jg_array *a);
 JG_API jg_status jg_array_slice(const jg_array *a, jg_len start, jg_len stop, jg_array **out,
                                 jg_error *err);
 
-/** Zips `nfields` >= 1 arrays of equal structure into records (ak.zip without broadcasting):
- *  depth 1 is the top level; while every field is a list node (list-offset, list or regular)
- *  and the depth is below `depth_limit` (-1: no limit; 1: records of the inputs as they are),
- *  zip goes one list level down. The result has the list nodes of one field at each level
- *  (sharing its offsets, or starts and stops) and, at the bottom, a record of the fields'
- *  contents named by `names` (copied; NULL: a tuple), each sliced (zero-copy) so that its entries
- *  line up with the shared lists. Fields are not broadcast: option, record and numeric nodes
- *  (even with ndim > 1) stop the descent, and all fields must have equal lengths and, in every
+/** Zips `nfields` >= 1 arrays of equal length into records, broadcasting as ak.zip does:
+ *  depth 1 is the top level; while the depth is below `depth_limit` (-1: no limit; 1: records
+ *  of the inputs as they are), some field is a list node (list-offset, list or regular) and
+ *  every other field has no list level left (numbers, 1-D; options or records of such), zip
+ *  goes one list level down, and each field without lists is repeated across the lists: entry i
+ *  fills every position of list i (ak.zip({x: [[1, 2], [3]], y: [10, 20]}) gives
+ *  [[{x: 1, y: 10}, {x: 2, y: 10}], [{x: 3, y: 20}]]). Repeated fields are carried (a gather
+ *  on the fields' backend, new buffers); the list fields are shared: the result has the list
+ *  nodes of one list field at each level (sharing its offsets, or starts and stops) and, at the
+ *  bottom, a record of the fields' contents named by `names` (copied; NULL: a tuple), each
+ *  sliced (zero-copy) so that its entries line up with the shared lists. Options over lists and
+ *  numeric nodes with ndim > 1 stop the descent, and the list fields must have, in every
  *  reached list, equal counts. Fields whose list-offset node uses the very offsets of field 0's (the
  *  fields of one record, and elementwise results made from them) need no check: only the
  *  first and last offset of the reached range are read. Otherwise checking counts reads
@@ -283,8 +287,9 @@ JG_API jg_status jg_array_slice(const jg_array *a, jg_len start, jg_len stop, jg
  *  jg_array_record), JG_EBACKEND (index = field), JG_ESHAPE (lengths differ: index = field, or
  *  counts differ: "field 1 ('y') has 3 entries in list 2 at depth 1, field 0 ('x') has 2",
  *  index = the list), JG_ENOTSUP (list nodes whose lists are not at a constant distance from
- *  those of field 0, e.g. permuted starts: index = the list), JG_EVALUE (invalid inputs whose
- *  lists point past their content; index = field), JG_ENOMEM, and copy errors. */
+ *  those of the first list field, e.g. permuted starts: index = the list; a repeated field with
+ *  a bit-masked option), JG_EVALUE (invalid inputs whose lists point past their content; index =
+ *  field), JG_ENOMEM / JG_EDEVMEM, and copy and kernel errors. */
 JG_API jg_status jg_array_zip(int nfields, jg_array *const *fields, const char *const *names,
                               int depth_limit, jg_array **out, jg_error *err);
 
