@@ -318,7 +318,7 @@ static void test_validate_checks_views(void **state) {
     for (int k = 0; k < kNumBad; k++) {
       if (k == kNegExtent || k == kBigNdim) continue; /* messages checked with the constructors */
       jg_array *a = node_of_kind(kinds[i]);
-      jg_array *outer = NULL; /* the bad node one level down: depth 1 in the message */
+      jg_array *outer = NULL; /* the bad node one list level down: depth 2 */
       JGT_OK(jg_array_regular(a, 1, -1, &outer, &jgt_err_));
       jg_array_release(a); /* outer holds it */
       /* Keep the lengths consistent so that only the view is wrong. */
@@ -330,7 +330,7 @@ static void test_validate_checks_views(void **state) {
         const jg_status st = jg_array_validate(outer, levels[l], NULL, &err);
         const char *want = k == kBadStride ? "overflows int64" : "outside the buffer's";
         if (st != JG_EVALUE || strstr(err.message, want) == NULL ||
-            strstr(err.message, "at depth 1") == NULL) {
+            strstr(err.message, "at depth 2") == NULL) {
           print_error("%s, %s, level %d: got %s \"%s\"\n", jgi_array_node_name(kinds[i]),
                       kBad[k].name, (int)levels[l], jg_status_name(st), err.message);
           fail();
@@ -354,7 +354,7 @@ static void test_validate_stride_int64_max(void **state) {
   jg_error err;
   JGT_STATUS(JG_EVALUE, jg_array_validate(a, JG_VALIDATE_FULL, NULL, &err));
   JGT_CONTAINS(err.message, "data");
-  JGT_CONTAINS(err.message, "(numeric at depth 0)");
+  JGT_CONTAINS(err.message, "(numeric at depth 1)");
   char buf[64];
   JGT_STATUS(JG_EVALUE, jg_array_to_string(a, 0, buf, sizeof buf, NULL, &err));
   jg_array_release(a);
@@ -369,7 +369,7 @@ static void test_validate_device_array_views(void **state) {
   jg_error err;
   JGT_STATUS(JG_EVALUE, jg_array_validate(a, JG_VALIDATE_MINIMAL, NULL, &err));
   JGT_CONTAINS(err.message, "reaches bytes [40, 72) from its buffer's start, outside the "
-                            "buffer's 64 bytes (numeric at depth 0)");
+                            "buffer's 64 bytes (numeric at depth 1)");
   jg_array_release(a);
 }
 
