@@ -363,7 +363,7 @@ static inline const jgt_vcase *jgt_vcases(int *count) {
       {"slice keeps a bad offset", jgt_vc_sliced_keeps_bad, JGT_PASS,
        JGT_FAIL(2,
                 "offsets not monotonic at 2: offsets[2] = 1 is below offsets[1] = 3 "
-                "(list-offset at depth 0)")},
+                "(list-offset at depth 1)")},
       {"int32 offsets", jgt_vc_int32_offsets, JGT_PASS, JGT_PASS},
       {"strided offsets", jgt_vc_strided_offsets, JGT_PASS, JGT_PASS},
       {"reversed offsets", jgt_vc_reversed_offsets_bad, JGT_PASS,
@@ -396,7 +396,7 @@ static inline const jgt_vcase *jgt_vcases(int *count) {
        JGT_FAIL(5, "offsets[5] = 9 is past the end of the content (5 entries)"),
        JGT_FAIL(2, "offsets not monotonic at 2: offsets[2] = 1 is below offsets[1] = 3")},
       {"list: start above stop", jgt_vc_list_start_above_stop, JGT_PASS,
-       JGT_FAIL(1, "start above stop at 1: starts[1] = 3 > stops[1] = 1 (list at depth 0)")},
+       JGT_FAIL(1, "start above stop at 1: starts[1] = 3 > stops[1] = 1 (list at depth 1)")},
       {"list: negative start", jgt_vc_list_negative_start, JGT_PASS,
        JGT_FAIL(1, "start out of range at 1: starts[1] = -1 is negative in a non-empty list")},
       {"list: stop past the content", jgt_vc_list_stop_past, JGT_PASS,
@@ -406,11 +406,11 @@ static inline const jgt_vcase *jgt_vcases(int *count) {
       {"index past the content", jgt_vc_index_past, JGT_PASS,
        JGT_FAIL(2,
                 "index out of range at 2: index[2] = 3 is past the end of the content "
-                "(3 entries) (indexed-option at depth 0)")},
+                "(3 entries) (indexed-option at depth 1)")},
       {"inner offsets bad", jgt_vc_inner_bad, JGT_PASS,
        JGT_FAIL(2,
                 "offsets not monotonic at 2: offsets[2] = 0 is below offsets[1] = 1 "
-                "(list-offset at depth 1)")},
+                "(list-offset at depth 2)")},
       {"record field bad", jgt_vc_field_bad, JGT_PASS,
        JGT_FAIL(2,
                 "offsets not monotonic at 2: offsets[2] = 1 is below offsets[1] = 2 "
@@ -422,10 +422,10 @@ static inline const jgt_vcase *jgt_vcases(int *count) {
       {"parent and child bad: the parent first", jgt_vc_parent_and_child_bad,
        JGT_FAIL(1,
                 "offsets[1] = 5 is past the end of the content (2 entries) "
-                "(list-offset at depth 0)"),
+                "(list-offset at depth 1)"),
        JGT_FAIL(1,
                 "offset out of range at 1: offsets[1] = 5 is past the end of the content "
-                "(2 entries) (list-offset at depth 0)")},
+                "(2 entries) (list-offset at depth 1)")},
       {"option of a bad list", jgt_vc_option_of_bad_list, JGT_PASS,
        JGT_FAIL(2, "offsets[2] = 2 is below offsets[1] = 3 (list-offset at depth 1)")},
       {"2^20+1 lists", jgt_vc_big_valid, JGT_PASS, JGT_PASS},

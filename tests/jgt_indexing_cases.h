@@ -339,6 +339,18 @@ static inline const jgt_ixcase *jgt_indexing_cases(size_t *count) {
        NULL, -1},
       {"axis beyond the depth", JGT_IX_SLICE, jgt_ix_deep, NULL, 3, 0, 0, 1, 0, JG_ESHAPE,
        "axis 3 exceeds the depth of the nested list structure (which is 2)", NULL, -1},
+      /* The regular dimension of numeric data under lists counts as a level (var * 2 * T). */
+      JGT_IX_SL("2-D rows [:, :, 1:]", jgt_ix_rows, 2, 1, 0, 1, JG_SLICE_START,
+                "[[[2], [4]], [[6]]]", "2 * var * 1 * float32"),
+      JGT_IX_SL("2-D rows [..., ::-1]", jgt_ix_rows, -1, 0, 0, -1, 0,
+                "[[[2, 1], [4, 3]], [[6, 5]]]", "2 * var * 2 * float32"),
+      JGT_IX_SL("2-D rows axis -2 [:, 1:]", jgt_ix_rows, -2, 1, 0, 1, JG_SLICE_START,
+                "[[[3, 4]], []]", "2 * var * 2 * float32"),
+      {"2-D rows axis beyond the depth", JGT_IX_SLICE, jgt_ix_rows, NULL, 3, 0, 0, 1, 0,
+       JG_ESHAPE, "axis 3 exceeds the depth of the nested list structure (which is 2)", NULL,
+       -1},
+      {"firsts at a numeric dimension", JGT_IX_FIRSTS, jgt_ix_rows, NULL, 2, 0, 0, 1, 0,
+       JG_ENOTSUP, "regular dimension of numeric data", NULL, -1},
       /* firsts, lasts. */
       JGT_IX_AXIS("firsts", JGT_IX_FIRSTS, jgt_ix_with_none, 1, "[1, None, 4, None]",
                   "4 * ?int64"),

@@ -28,8 +28,14 @@
  * sides; nothing moves implicitly: copy whole arrays with jg_array_to_device / jg_array_to_host.
  *
  * Buffer views: constructors store a copy of each jg_view (a borrowed descriptor) and retain its
- * `buffer`. They trust the view to describe memory inside that buffer (jg_view_from_buffer
- * checks it) and read only the view's fields: base, device, accessibility flags, dtype, layout.
+ * `buffer`. They do not trust a hand-made or edited view: each checks its layout as layout.h
+ * says (ndim in [0, JG_MAX_NDIM], itemsize > 0 and matching the dtype, extents >= 0, volume and
+ * element byte offsets within int64: JG_EINVAL or JG_EOVERFLOW naming the axis) and, for a view
+ * with elements, that every element lies inside the view's buffer, [jg_buffer_data(buffer),
+ * + jg_buffer_size(buffer)) (JG_ESHAPE "data reaches bytes [0, 48) from its buffer's start,
+ * outside the buffer's 24 bytes"). They read only the view's fields (base, device,
+ * accessibility flags, dtype, layout), never the memory. jg_array_validate checks the same at
+ * every level.
  *
  * Lifetime: constructors return a new array with one reference; every node retains its buffers
  * and children, so the caller may release its own references to them right after. Retain and
@@ -73,14 +79,18 @@ typedef enum jg_validation_level {
 
 /* ------------------------------------------------------------------------------------------ */
 /* Constructors from buffers (zero-copy). Each view's `buffer` must be non-NULL: the node      */
-/* retains it. Each runs MINIMAL validation; call jg_array_validate for more.                  */
+/* retains it. Each checks every view's layout and that it fits its buffer (top of the file;   */
+/* errors JG_EINVAL, JG_EOVERFLOW, JG_ESHAPE) and runs MINIMAL validation; call               */
+/* jg_array_validate for more.                                                                 */
 /* ------------------------------------------------------------------------------------------ */
 
 /** A numeric array over `data` (ndim >= 1; dtype bool, int8..int64, uint8..uint64, float16,
  *  float32, float64; any strides, negative and zero included). Length data.shape[0] (0 is fine);
  *  inner axes are regular dimensions. Errors: JG_EINVAL (NULL data or out, data.buffer NULL,
- *  ndim 0, memory neither host- nor device-accessible), JG_EDTYPE (complex, bfloat16, invalid
- *  dtype, or a layout itemsize that does not match the dtype). */
+ *  ndim 0, memory neither host- nor device-accessible, an invalid layout such as a negative
+ *  extent: index = axis), JG_EOVERFLOW (an element's byte offset overflows int64, e.g. a stride of
+ *  INT64_MAX over 3 elements), JG_ESHAPE (an element outside data.buffer), JG_EDTYPE (complex,
+ *  bfloat16, invalid dtype, or a layout itemsize that does not match the dtype). */
 JG_API jg_status jg_array_numeric(const jg_view *data, jg_array **out, jg_error *err);
 
 /** An empty array (length 0, type "unknown") on the host. Never fails but for NULL `out`. */
@@ -171,7 +181,8 @@ JG_API jg_status jg_array_from_host_counts(const int64_t *counts, jg_len n, cons
                                            jg_array **out, jg_error *err);
 
 /** A list-offset array from device or host buffers: per-list `counts` (1-D int32|int64 view of n
- *  entries, any stride; only read, so counts.buffer may be NULL) are scanned into new int64
+ *  entries, any stride; only read, so counts.buffer may be NULL; its layout is checked, and
+ *  that it fits its buffer when it has one, as for the constructors above) are scanned into new int64
  *  offsets (n + 1 entries starting at 0) on the counts' backend, over `content` (retained).
  *  cpu: a host loop; offsets from jg_memory_resource_host(). cuda:N: offsets from
  *  jg_memory_resource_device(N); a check kernel and cub::DeviceScan::ExclusiveSum on `stream`
@@ -179,7 +190,8 @@ JG_API jg_status jg_array_from_host_counts(const int64_t *counts, jg_len n, cons
  *  then copies the check results and the last offset back and synchronises `stream`, so it
  *  blocks. The checks and their order are those of jg_array_from_host_counts, with len(content)
  *  for content_length, and give the same status and index on both backends.
- *  Errors: JG_EINVAL (NULL argument), JG_EDTYPE, JG_ESHAPE (counts not 1-D), JG_EBACKEND (counts
+ *  Errors: JG_EINVAL (NULL argument, invalid layout), JG_EDTYPE, JG_ESHAPE (counts not 1-D or
+ *  outside its buffer), JG_EOVERFLOW (byte offsets of the layout), JG_EBACKEND (counts
  *  and content on different backends), JG_EVALUE, JG_EOVERFLOW, JG_ENODEV, JG_EDEVMEM, JG_ENOMEM,
  *  JG_ECUDA. */
 JG_API jg_status jg_array_from_counts(const jg_view *counts, jg_array *content, jg_stream stream,
@@ -254,14 +266,18 @@ JG_API jg_len jg_array_bit_offset(const jg_array *a);
 JG_API jg_status jg_array_slice(const jg_array *a, jg_len start, jg_len stop, jg_array **out,
                                 jg_error *err);
 
-/** Zips `nfields` >= 1 arrays of equal structure into records (ak.zip without broadcasting):
- *  depth 1 is the top level; while every field is a list node (list-offset, list or regular)
- *  and the depth is below `depth_limit` (-1: no limit; 1: records of the inputs as they are),
- *  zip goes one list level down. The result has the list nodes of one field at each level
- *  (sharing its offsets, or starts and stops) and, at the bottom, a record of the fields'
- *  contents named by `names` (copied; NULL: a tuple), each sliced (zero-copy) so that its entries
- *  line up with the shared lists. Fields are not broadcast: option, record and numeric nodes
- *  (even with ndim > 1) stop the descent, and all fields must have equal lengths and, in every
+/** Zips `nfields` >= 1 arrays of equal length into records, broadcasting as ak.zip does:
+ *  depth 1 is the top level; while the depth is below `depth_limit` (-1: no limit; 1: records
+ *  of the inputs as they are), some field is a list node (list-offset, list or regular) and
+ *  every other field has no list level left (numbers, 1-D; options or records of such), zip
+ *  goes one list level down, and each field without lists is repeated across the lists: entry i
+ *  fills every position of list i (ak.zip({x: [[1, 2], [3]], y: [10, 20]}) gives
+ *  [[{x: 1, y: 10}, {x: 2, y: 10}], [{x: 3, y: 20}]]). Repeated fields are carried (a gather
+ *  on the fields' backend, new buffers); the list fields are shared: the result has the list
+ *  nodes of one list field at each level (sharing its offsets, or starts and stops) and, at the
+ *  bottom, a record of the fields' contents named by `names` (copied; NULL: a tuple), each
+ *  sliced (zero-copy) so that its entries line up with the shared lists. Options over lists and
+ *  numeric nodes with ndim > 1 stop the descent, and the list fields must have, in every
  *  reached list, equal counts. Fields whose list-offset node uses the very offsets of field 0's (the
  *  fields of one record, and elementwise results made from them) need no check: only the
  *  first and last offset of the reached range are read. Otherwise checking counts reads
@@ -271,8 +287,9 @@ JG_API jg_status jg_array_slice(const jg_array *a, jg_len start, jg_len stop, jg
  *  jg_array_record), JG_EBACKEND (index = field), JG_ESHAPE (lengths differ: index = field, or
  *  counts differ: "field 1 ('y') has 3 entries in list 2 at depth 1, field 0 ('x') has 2",
  *  index = the list), JG_ENOTSUP (list nodes whose lists are not at a constant distance from
- *  those of field 0, e.g. permuted starts: index = the list), JG_EVALUE (invalid inputs whose
- *  lists point past their content; index = field), JG_ENOMEM, and copy errors. */
+ *  those of the first list field, e.g. permuted starts: index = the list; a repeated field with
+ *  a bit-masked option), JG_EVALUE (invalid inputs whose lists point past their content; index =
+ *  field), JG_ENOMEM / JG_EDEVMEM, and copy and kernel errors. */
 JG_API jg_status jg_array_zip(int nfields, jg_array *const *fields, const char *const *names,
                               int depth_limit, jg_array **out, jg_error *err);
 
@@ -359,7 +376,8 @@ JG_API jg_status jg_array_check_same_backend(const jg_array *a, const char *what
  *  pre-order (a node, then its children) and reporting the first failure met.
  *  MINIMAL (every node, no buffer reads): a known kind; length >= 0; the kind's number of
  *  buffers and children, none NULL; record names non-NULL; every buffer and child on the node's
- *  device; buffer ranks and dtypes as the table above; data.shape[0] = length, offsets =
+ *  device; every buffer view's layout valid and inside its buffer (as the constructors check);
+ *  buffer ranks and dtypes as the table above; data.shape[0] = length, offsets =
  *  length + 1 entries, starts = length and stops >= length entries, index = length entries, a
  *  byte mask >= length entries, a bit mask >= ceil((bit_offset + length) / 8) bytes with
  *  bit_offset in [0, 8); regular size >= 0 and content >= length * size; record fields and
@@ -374,9 +392,10 @@ JG_API jg_status jg_array_check_same_backend(const jg_array *a, const char *what
  *  run on `stream` (NULL: the legacy default stream) on its device, which is made current for
  *  the call; the call synchronises the stream. NONE checks nothing.
  *  Errors: JG_EINVAL (NULL a, unknown level); JG_EVALUE for a failed check, with a message
- *  naming the problem, the node kind, its depth (0 = root) and the record fields on the way
- *  down, e.g. "offsets not monotonic at 1234: offsets[1234] = 5 is below offsets[1233] = 9
- *  (list-offset at depth 1)" or "... (list-offset at depth 2, field jets)", and err->index = the
+ *  naming the problem, the node kind, its depth (Awkward's: 1 at the root, +1 below each list
+ *  or regular node; docs/operations.md) and the record fields on the way down, e.g.
+ *  "offsets not monotonic at 1234: offsets[1234] = 5 is below offsets[1233] = 9 (list-offset
+ *  at depth 1)" or "... (list-offset at depth 2, field jets)", and err->index = the
  *  bad position in that node's buffer (offsets index for offsets, entry for starts, stops and
  *  index; the field for a short record field; -1 for other structure problems); trees nested
  *  deeper than 1000 levels are refused the same way. JG_ENODEV (a cuda array, DEFAULT or FULL,

@@ -265,8 +265,11 @@ JG_API jg_status jg_array_export_arrow_device(const jg_array *a, jg_stream strea
  *  range are within [0, child length] with first <= last (two reads).
  *  Supported formats: n, b, c C s S i I l L, e f g, +l, +L, +w:N, +s; validity bitmaps on every
  *  type but n. Metadata and flags are ignored.
+ *  Nesting: up to 1000 levels (jg_array_validate's limit), so every array jagged exports,
+ *  the builder's deepest included, imports back.
  *  Errors: JG_EINVAL (NULL argument, a released schema or array), JG_ENOTSUP (an unsupported
- *  format or a dictionary; the message names the format and the field path), JG_ECORRUPT (bad
+ *  format or a dictionary; the message names the format and the field path; nesting deeper
+ *  than 1000 levels), JG_ECORRUPT (bad
  *  structure: n_buffers or n_children wrong, a NULL buffer or child where one is required, a
  *  negative length, offset or null count, a child too short, offsets out of range; the message
  *  names the path), JG_ENOMEM, JG_EOVERFLOW. Thread-safety: do not share `array` meanwhile. */

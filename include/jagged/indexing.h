@@ -103,9 +103,12 @@ typedef enum jg_slice_flags {
  *  first list level, ...; negative counts from the innermost list level (-1). `flags`: an OR of
  *  jg_slice_flags. E.g. [[1, 2, 3], [], [4, 5]] with axis 1 and [:1] gives [[1], [], [4]]; with
  *  [::-1] [[3, 2, 1], [], [5, 4]]. None lists stay None; the sliced level becomes list-offset
- *  (var) even when it was regular. Errors: JG_EINVAL (step 0); JG_ESHAPE (axis beyond the
- *  depth: "axis 3 exceeds the depth of the nested list structure (which is 2)"); JG_EVALUE
- *  (lists outside their content). */
+ *  (var) even when it was regular. The regular dimensions of numeric data count as levels, as
+ *  in the type: for "var * 3 * float32", axis 2 (or -1) slices the 3, zero-copy, and it stays
+ *  regular ("var * 2 * float32" for [1:]). Errors: JG_EINVAL (step 0); JG_ESHAPE (axis beyond
+ *  the depth: "axis 3 exceeds the depth of the nested list structure (which is 2)"); JG_EVALUE
+ *  (lists outside their content). jg_array_firsts, jg_array_lasts and jg_array_local_index
+ *  count depth the same way and give JG_ENOTSUP at a regular dimension of numeric data. */
 JG_API jg_status jg_array_slice_axis(const jg_array *a, int64_t axis, int64_t start, int64_t stop,
                                      int64_t step, unsigned flags, jg_stream stream,
                                      jg_array **out, jg_error *err);

@@ -9,8 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal/jgi_carry.h"
 #include "internal/jgi_check.h"
 #include "internal/jgi_cuda.h"
+#include "internal/jgi_layout.h"
 #include "internal/jgi_transfer.h"
 #include "jagged/device.h"
 #include "kernels/scan/scan.h"
@@ -333,7 +335,8 @@ static jg_status finish_node(jg_array *a, const char *fn, jg_array **out, jg_err
 /* ------------------------------------------------------------------------------------------ */
 
 /* Checks a buffer view given to a constructor: non-NULL with a buffer, a valid dtype matching
- * the layout's itemsize, a sane ndim, and memory that is host- or device-accessible. */
+ * the layout's itemsize, a valid layout whose elements all lie inside the buffer
+ * (jgi_view_check), and memory that is host- or device-accessible. */
 static jg_status check_view(const jg_view *v, const char *fn, const char *what, jg_error *err) {
   JG_RETURN_IF(v == NULL, JG_EINVAL, err, "%s: %s is NULL", fn, what);
   JG_RETURN_IF(v->buffer == NULL, JG_EINVAL, err,
@@ -346,8 +349,7 @@ static jg_status check_view(const jg_view *v, const char *fn, const char *what, 
   JG_RETURN_IF(v->layout.itemsize != itemsize, JG_EDTYPE, err,
                "%s: %s's layout itemsize %lld does not match its dtype %s", fn, what,
                (long long)v->layout.itemsize, jg_dtype_name(v->dtype));
-  JG_RETURN_IF(v->layout.ndim < 0 || v->layout.ndim > JG_MAX_NDIM, JG_EINVAL, err,
-               "%s: %s has ndim %d", fn, what, (int)v->layout.ndim);
+  JG_RETURN_NOT_OK(jgi_view_check(v, fn, what, err));
   JG_RETURN_IF(!v->host_accessible && !v->device_accessible, JG_EINVAL, err,
                "%s: %s is neither host- nor device-accessible", fn, what);
   return JG_OK;
@@ -780,6 +782,7 @@ jg_status jg_array_from_counts(const jg_view *counts, jg_array *content, jg_stre
   JG_RETURN_IF(counts->layout.itemsize != jg_dtype_itemsize(counts->dtype), JG_EDTYPE, err,
                "%s: counts' layout itemsize %lld does not match its dtype %s", fn,
                (long long)counts->layout.itemsize, jg_dtype_name(counts->dtype));
+  JG_RETURN_NOT_OK(jgi_view_check(counts, fn, "counts", err));
   JG_RETURN_IF(counts->layout.ndim != 1, JG_ESHAPE, err, "%s: counts must be 1-D, not %d-D", fn,
                (int)counts->layout.ndim);
   jg_device dev = {JG_DEVICE_CPU, 0};
@@ -1177,15 +1180,88 @@ typedef struct zip_ctx {
   int depth_limit;
 } zip_ctx;
 
+/* Whether no list level is left in `a` (numbers, options of them, records of them): such a field
+ * is repeated into the lists of the others. */
+static bool list_free(const jg_array *a) {
+  switch (a->kind) {
+    case JG_NODE_NUMERIC:
+      return a->buffers[0].layout.ndim == 1;
+    case JG_NODE_EMPTY:
+      return true;
+    case JG_NODE_BYTE_MASKED:
+    case JG_NODE_BIT_MASKED:
+    case JG_NODE_INDEXED_OPTION:
+      return list_free(a->children[0]);
+    case JG_NODE_RECORD:
+      for (int k = 0; k < a->nchildren; k++) {
+        if (!list_free(a->children[k])) return false;
+      }
+      return true;
+    default:
+      return false;
+  }
+}
+
+/* next[k] for every field k without lists at this depth: fields[k] carried (jgi_carry, on its
+ * backend) so that its entry p, for p < `length`, is the entry of the list of fields[ref]
+ * (host index h[ref]) in `active` that reaches position p of ref's content; positions that no
+ * reached list covers take entry 0. */
+static jg_status repeat_fields(const zip_ctx *z, jg_array *const *fields, const host_index *h,
+                               int ref, const ranges *active, jg_len length, jg_array **next,
+                               jg_error *err) {
+  jg_len len_r = 0;
+  for (int k = 0; k < z->nfields; k++) {
+    if (!is_list_kind(fields[k]->kind)) len_r = fields[k]->length;
+  }
+  /* The fields have one length (checked above: active lists lie within every field). */
+  if (len_r == 0) length = 0;
+  int64_t *parents = calloc(length > 0 ? (size_t)length : 1, sizeof *parents);
+  JG_RETURN_IF(parents == NULL, JG_ENOMEM, err, "cannot allocate %lld list parents",
+               (long long)length);
+  for (size_t r = 0; r < active->n; r++) {
+    for (jg_len i = active->lohi[2 * r]; i < active->lohi[2 * r + 1]; i++) {
+      jg_len s, e;
+      list_bounds(fields[ref], &h[ref], i, &s, &e);
+      for (jg_len p = s < 0 ? 0 : s; p < e && p < length; p++) parents[p] = i;
+    }
+  }
+  jgi_op_ctx c;
+  jg_status st = jgi_op_ctx_init(&c, "jg_array_zip", fields[ref], NULL, err);
+  if (st != JG_OK) {
+    free(parents);
+    return st;
+  }
+  jg_view pv;
+  st = jgi_small_i64(&c, parents, length, &pv, err);
+  for (int k = 0; k < z->nfields && st == JG_OK; k++) {
+    if (is_list_kind(fields[k]->kind)) continue;
+    st = jgi_carry(&c, fields[k], jgi_op_out_arg(&pv), &next[k], err);
+  }
+  st = jgi_op_ctx_finish(&c, st, err);
+  free(parents);
+  return st;
+}
+
 /* Zips `fields` at `depth` (1 = the top), where `active` lists the entries that the lists above
  * reach (in the coordinates of every field: the contents were aligned by slicing) and `base0`
  * is the entry of field 0's original node that entry 0 here corresponds to (for messages). */
 static jg_status zip_level(const zip_ctx *z, jg_array **fields, int depth, const ranges *active,
                            jg_len base0, jg_array **out, jg_error *err) {
   const int nf = z->nfields;
+  /* Zip goes down while some field has lists here and every other field has none left (it is
+   * repeated into each list, as ak.zip broadcasts a value per list against lists). */
   bool descend = z->depth_limit < 0 || depth < z->depth_limit;
-  for (int k = 0; k < nf && descend; k++) descend = is_list_kind(fields[k]->kind);
-  if (!descend) return jg_array_record(nf, fields, z->names, -1, out, err);
+  int d0 = -1;
+  for (int k = 0; k < nf && descend; k++) {
+    if (is_list_kind(fields[k]->kind)) {
+      if (d0 < 0) d0 = k;
+    } else {
+      descend = list_free(fields[k]);
+    }
+  }
+  if (!descend || d0 < 0) return jg_array_record(nf, fields, z->names, -1, out, err);
+  bool repeat = false;
+  for (int k = 0; k < nf; k++) repeat |= !is_list_kind(fields[k]->kind);
 
   jg_status st = JG_OK;
   host_index *h = calloc((size_t)nf, sizeof *h);
@@ -1211,7 +1287,7 @@ static jg_status zip_level(const zip_ctx *z, jg_array **fields, int depth, const
   /* Fields that share field 0's offsets (the fields of one record, and what elementwise
    * operations made from them) agree with it on every list at distance 0: nothing to check,
    * and nothing to copy back from a device; only the range below is read. */
-  bool shared = st == JG_OK && active->n == 1;
+  bool shared = st == JG_OK && active->n == 1 && !repeat;
   for (int k = 1; k < nf && shared; k++) shared = same_offsets(fields[0], fields[k]);
   if (shared && nf > 1) {
     int64_t lo = 0, hi = 0;
@@ -1228,7 +1304,7 @@ static jg_status zip_level(const zip_ctx *z, jg_array **fields, int depth, const
    * distance shift[k] from those of field 0 so that one slice of its content aligns it. One
    * range of list-offset nodes (NanoAOD's columns, zipped as they are read) is checked in bulk;
    * anything else, or a failure there, takes the loop over lists. */
-  bool bulk = st == JG_OK && active->n == 1 && !shared;
+  bool bulk = st == JG_OK && active->n == 1 && !shared && !repeat;
   for (int k = 0; k < nf && bulk; k++) bulk = fields[k]->kind == JG_NODE_LIST_OFFSET;
   if (bulk) bulk = offsets_shifted(h, nf, active->lohi[0], active->lohi[1], shift, seen);
   if (bulk) {
@@ -1238,14 +1314,15 @@ static jg_status zip_level(const zip_ctx *z, jg_array **fields, int depth, const
   for (size_t r = 0; r < active->n && st == JG_OK && !bulk && !shared; r++) {
     for (jg_len i = active->lohi[2 * r]; i < active->lohi[2 * r + 1] && st == JG_OK; i++) {
       jg_len s0, e0;
-      list_bounds(fields[0], &h[0], i, &s0, &e0);
-      for (int k = 1; k < nf && st == JG_OK; k++) {
+      list_bounds(fields[d0], &h[d0], i, &s0, &e0);
+      for (int k = d0 + 1; k < nf && st == JG_OK; k++) {
+        if (!is_list_kind(fields[k]->kind)) continue;
         jg_len sk, ek;
         list_bounds(fields[k], &h[k], i, &sk, &ek);
         if (ek - sk != e0 - s0) {
           char lk[96], l0[96];
           field_label(z->names, k, lk, sizeof lk);
-          field_label(z->names, 0, l0, sizeof l0);
+          field_label(z->names, d0, l0, sizeof l0);
           st = jg_error_set(err, JG_ESHAPE, base0 + i,
                             "%s has %lld entries in list %lld at depth %d, %s has %lld", lk,
                             (long long)(ek - sk), (long long)(base0 + i), depth, l0,
@@ -1255,12 +1332,13 @@ static jg_status zip_level(const zip_ctx *z, jg_array **fields, int depth, const
             seen[k] = true;
             shift[k] = sk - s0;
           } else if (sk - s0 != shift[k]) {
-            char lk[96];
+            char lk[96], l0[96];
             field_label(z->names, k, lk, sizeof lk);
+            field_label(z->names, d0, l0, sizeof l0);
             st = jg_error_set(err, JG_ENOTSUP, base0 + i,
-                              "the lists of %s are not laid out like those of field 0 (list "
+                              "the lists of %s are not laid out like those of %s (list "
                               "%lld at depth %d): compact them first",
-                              lk, (long long)(base0 + i), depth);
+                              lk, l0, (long long)(base0 + i), depth);
           }
         }
       }
@@ -1269,12 +1347,13 @@ static jg_status zip_level(const zip_ctx *z, jg_array **fields, int depth, const
   }
   /* The field with the smallest shift gives the list structure; the others' contents are
    * sliced so that entry j of each lines up with entry j of its content. */
-  int ref = 0;
-  for (int k = 1; k < nf; k++) {
-    if (shift[k] < shift[ref]) ref = k;
+  int ref = d0;
+  for (int k = d0 + 1; k < nf; k++) {
+    if (is_list_kind(fields[k]->kind) && shift[k] < shift[ref]) ref = k;
   }
   const jg_len m = shift[ref];
   for (int k = 0; k < nf && st == JG_OK; k++) {
+    if (!is_list_kind(fields[k]->kind)) continue;
     jg_array *content = fields[k]->children[0];
     const jg_len from = shift[k] - m;
     if (from > content->length) {
@@ -1290,6 +1369,11 @@ static jg_status zip_level(const zip_ctx *z, jg_array **fields, int depth, const
   for (size_t r = 0; r < below.n; r++) {
     below.lohi[2 * r] += m;
     below.lohi[2 * r + 1] += m;
+  }
+  /* Fields without lists here are repeated into each list: entry p of the next depth (in the
+   * coordinates of ref's content) takes the entry of the list that reaches it. */
+  if (st == JG_OK && repeat) {
+    st = repeat_fields(z, fields, h, ref, active, fields[ref]->children[0]->length, next, err);
   }
   for (int k = 0; k < nf; k++) host_index_reset(&h[k]);
   jg_array *zipped = NULL;
@@ -1340,7 +1424,7 @@ jg_status jg_array_zip(int nfields, jg_array *const *fields, const char *const *
   JG_RETURN_NOT_OK(jgi_error_prefix(ranges_push(&top, 0, fields[0]->length, err), fn, err));
   jg_status st = zip_level(&z, (jg_array **)fields, 1, &top, 0, out, err);
   free(top.lohi);
-  return jgi_error_prefix(st, fn, err);
+  return jgi_error_prefix_once(st, fn, err);
 }
 
 /* ------------------------------------------------------------------------------------------ */

@@ -531,6 +531,14 @@ static jg_status check_args(const jg_kernel *k, const jg_kernel_arg *args, size_
   /* Scalars, normalised. */
   for (size_t i = 0; i < n_args; ++i) {
     c->args[i] = args[i];
+    /* An empty host array may come with a NULL pointer, and host kernels offset their pointers
+     * by 0 even then, which C leaves undefined for a null pointer: they get an address that is
+     * never read or written instead. */
+    static _Alignas(64) unsigned char empty_array[64];
+    if (args[i].kind == JG_PARAM_ARRAY && args[i].v.array.data == NULL &&
+        host_device(args[i].v.array.device)) {
+      c->args[i].v.array.data = empty_array;
+    }
     if (args[i].kind != JG_PARAM_SCALAR) continue;
     const jg_dtype want = k->variants[v].dtypes[i];
     const jg_kernel_param *p = &k->params[i];
@@ -559,12 +567,15 @@ static jg_status check_args(const jg_kernel *k, const jg_kernel_arg *args, size_
    * read and write in different orders, so the result would depend on the backend. */
   for (size_t i = 0; i < n_args; ++i) {
     if (k->params[i].kind != JG_PARAM_ARRAY || k->params[i].dir == JG_PARAM_IN) continue;
-    const char *b0 = args[i].v.array.data;
-    const char *e0 = b0 + args[i].v.array.length * jg_dtype_itemsize(args[i].dtype);
+    /* Addresses as integers: an empty argument may have a NULL pointer. */
+    const uintptr_t b0 = (uintptr_t)args[i].v.array.data;
+    const uintptr_t e0 =
+        b0 + (uintptr_t)(args[i].v.array.length * jg_dtype_itemsize(args[i].dtype));
     for (size_t j = 0; j < n_args; ++j) {
       if (j == i || k->params[j].kind != JG_PARAM_ARRAY || b0 == e0) continue;
-      const char *b1 = args[j].v.array.data;
-      const char *e1 = b1 + args[j].v.array.length * jg_dtype_itemsize(args[j].dtype);
+      const uintptr_t b1 = (uintptr_t)args[j].v.array.data;
+      const uintptr_t e1 =
+          b1 + (uintptr_t)(args[j].v.array.length * jg_dtype_itemsize(args[j].dtype));
       JG_RETURN_IF_AT(b1 < e0 && b0 < e1, JG_EINVAL, err, (int64_t)i,
                       "kernel '%s': output parameter '%s' (%zu) overlaps parameter '%s' (%zu); "
                       "write to a separate array", k->name, k->params[i].name, i,

@@ -115,3 +115,31 @@ jg_status jg_view_slice(jg_view *out, const jg_view *in, int n, const jg_slice *
   out->layout = l;
   return JG_OK;
 }
+
+jg_status jgi_view_check(const jg_view *v, const char *op, const char *name, jg_error *err) {
+  JG_RETURN_IF(v == NULL, JG_EINVAL, err, "%s: %s is NULL", op, name);
+  JG_RETURN_NOT_OK(jgi_layout_check_bytes(&v->layout, op, name, err));
+  jg_offset lo = 0, hi = -1;
+  jg_layout_offset_bounds(&v->layout, &lo, &hi);
+  if (v->buffer == NULL || hi < lo) return JG_OK; /* no buffer to fit, or no element */
+  /* Byte distance from the buffer's start to the base pointer, as a signed 64-bit value. */
+  const uintptr_t data = (uintptr_t)jg_buffer_data(v->buffer);
+  const uintptr_t base = (uintptr_t)v->base;
+  const uint64_t gap = base >= data ? (uint64_t)(base - data) : (uint64_t)(data - base);
+  const size_t size = jg_buffer_size(v->buffer);
+  int64_t first = 0, end = 0;
+  bool ovf = gap > (uint64_t)INT64_MAX;
+  if (!ovf) {
+    const int64_t delta = base >= data ? (int64_t)gap : -(int64_t)gap;
+    /* jgi_layout_check_bytes guarantees lo * itemsize and (hi + 1) * itemsize fit. */
+    ovf = jgi_add_overflow(delta, lo * v->layout.itemsize, &first) ||
+          jgi_add_overflow(delta, (hi + 1) * v->layout.itemsize, &end);
+  }
+  JG_RETURN_IF(ovf, JG_ESHAPE, err,
+               "%s: %s's base pointer is too far from its buffer's start to address it", op, name);
+  JG_RETURN_IF(first < 0 || (uint64_t)end > (uint64_t)size, JG_ESHAPE, err,
+               "%s: %s reaches bytes [%lld, %lld) from its buffer's start, outside the buffer's "
+               "%zu bytes",
+               op, name, (long long)first, (long long)end, size);
+  return JG_OK;
+}

@@ -45,7 +45,9 @@ typedef struct jgi_broadcast {
  *  nodes (read as float64 of length 0). Inputs are named "x" (n = 1), "x", "y" (n = 2), "x",
  *  "y", "z" (n = 3), "argument k" otherwise in messages; jgi_broadcast_init_named names them.
  *
- *  Rules: a numeric array of length 1 is a scalar (is_scalar); other arrays have one outer
+ *  Rules: a numeric array of length 1 is a scalar (is_scalar); when every other input is purely
+ *  regular (regular nodes over a 1-D leaf), the shallower ones first get length-1 regular
+ *  dimensions on the left (NumPy's right alignment); other arrays have one outer
  *  length, or length 1 (repeated along it, NumPy's rule); lists of equal counts go elementwise;
  *  an input with no list left at a depth where others have lists is repeated across each list
  *  (flat per-list arrays, shallower jagged arrays into deeper ones, on the right); a regular node

@@ -12,6 +12,7 @@
 
 #include "internal/jgi_check.h"
 #include "jagged/layout.h"
+#include "jagged/view.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -37,6 +38,16 @@ JGI_HIDDEN jg_status jgi_layout_check(const jg_layout *l, const char *op, const 
  *  Errors: as jgi_layout_check, and JG_EOVERFLOW "byte offsets overflow int64". */
 JGI_HIDDEN jg_status jgi_layout_check_bytes(const jg_layout *l, const char *op, const char *name,
                                             jg_error *err);
+
+/** Checks a caller-supplied view before an array keeps it: its layout passes
+ *  jgi_layout_check_bytes, and when the view has elements and a `buffer`, every byte of every
+ *  element lies inside the buffer's [data, data + size). Views without a buffer
+ *  (jg_view_from_pointer) get the layout check only. Implemented in src/core/view.c.
+ *  Messages read "<op>: <name> ...", e.g. "jg_array_numeric: data reaches bytes 0..48 from
+ *  its buffer's start, outside the buffer's 24 bytes".
+ *  Errors: as jgi_layout_check_bytes, and JG_ESHAPE (elements outside the buffer). */
+JGI_HIDDEN jg_status jgi_view_check(const jg_view *v, const char *op, const char *name,
+                                    jg_error *err);
 
 /** True when jgi_layout_check(l, ...) would return JG_OK; no message. */
 JGI_HIDDEN bool jgi_layout_valid(const jg_layout *l);

@@ -568,6 +568,49 @@ static jg_status leaf_step(walk *w, jg_len L, jgi_broadcast *b, jg_error *err) {
   return JG_OK;
 }
 
+/* The number of regular dimensions of `a` when it is purely regular (regular nodes down to a
+ * 1-D numeric or empty leaf: NumPy-like), else -1. */
+static int regular_depth(const jg_array *a) {
+  int d = 0;
+  for (; a->kind == JG_NODE_REGULAR; a = a->children[0]) d++;
+  if (a->kind == JG_NODE_EMPTY || (a->kind == JG_NODE_NUMERIC && a->buffers[0].layout.ndim == 1))
+    return d;
+  return -1;
+}
+
+/* NumPy's right alignment of purely regular inputs (Awkward's left broadcasting): when every
+ * input that is not a scalar is purely regular, the shallower ones get length-1 regular
+ * dimensions on the left (a regular node of size len(x) and length 1 per missing dimension), so
+ * that shapes (3,) and (2, 3) meet as (1, 3) and (2, 3). pad[k] gets the new node (released by
+ * the caller) or NULL; arrays[k] is replaced by it. */
+static jg_status left_pad(int n, const jg_array **arrays, jg_array **pad, jg_error *err) {
+  int depth[JGI_BROADCAST_MAX], maxd = 0, walked = 0;
+  for (int k = 0; k < n; k++) pad[k] = NULL;
+  for (int k = 0; k < n; k++) {
+    depth[k] = -2; /* a scalar: not walked */
+    if (arrays[k]->kind == JG_NODE_NUMERIC && arrays[k]->length == 1) continue;
+    depth[k] = regular_depth(arrays[k]);
+    if (depth[k] < 0) return JG_OK; /* var lists or options: Awkward aligns on the left */
+    if (depth[k] > maxd) maxd = depth[k];
+    walked++;
+  }
+  if (walked < 2) return JG_OK;
+  for (int k = 0; k < n; k++) {
+    for (int d = depth[k]; d >= 0 && d < maxd; d++) {
+      jg_array *content = pad[k] != NULL ? pad[k] : (jg_array *)arrays[k];
+      jg_array *up = NULL;
+      const jg_len size = content->length;
+      const jg_status st = jg_array_regular(content, size, 1, &up, err);
+      jg_array_release(pad[k]);
+      pad[k] = up;
+      if (st != JG_OK) return st;
+      /* size 0 gives length 1 as asked; size > 0 gives len / size = 1 */
+    }
+    if (pad[k] != NULL) arrays[k] = pad[k];
+  }
+  return JG_OK;
+}
+
 jg_status jgi_broadcast_init_named(jgi_op_ctx *c, int n, const jg_array *const *arrays,
                                    const char *const *names, jgi_broadcast *b, jg_error *err) {
   memset(b, 0, sizeof *b);
@@ -601,8 +644,17 @@ jg_status jgi_broadcast_init_named(jgi_op_ctx *c, int n, const jg_array *const *
     JG_RETURN_NOT_OK(jgi_error_prefix_once(check_tree(c, arrays[k], nm[k], err), c->fn, err));
   }
 
-  priv_state *p = calloc(1, sizeof *p);
-  JG_RETURN_IF(p == NULL, JG_ENOMEM, err, "%s: out of memory", c->fn);
+  const jg_array *arr[JGI_BROADCAST_MAX];
+  jg_array *pad[JGI_BROADCAST_MAX];
+  for (int k = 0; k < n; k++) arr[k] = arrays[k];
+  jg_status pst = left_pad(n, arr, pad, err);
+  priv_state *p = pst == JG_OK ? calloc(1, sizeof *p) : NULL;
+  if (p == NULL) {
+    for (int k = 0; k < n; k++) jg_array_release(pad[k]);
+    JG_RETURN_NOT_OK(jgi_error_prefix_once(pst, c->fn, err));
+    return jg_error_set(err, JG_ENOMEM, -1, "%s: out of memory", c->fn);
+  }
+  arrays = arr;
   b->priv = p;
   b->n = n;
   input ins[JGI_BROADCAST_MAX];
@@ -662,6 +714,7 @@ jg_status jgi_broadcast_init_named(jgi_op_ctx *c, int n, const jg_array *const *
     break;
   }
   b->length = L;
+  for (int k = 0; k < n; k++) jg_array_release(pad[k]);
   if (st != JG_OK) {
     jgi_broadcast_reset(b);
     memset(b, 0, sizeof *b);

@@ -114,8 +114,8 @@ static jg_status same_counts(const reach *v, const reach *w, int k, jg_error *er
   const jg_status st = jg_kernel_call(&jgi_kernel_counts_equal, args, 5, NULL, &e);
   if (st == JG_ESHAPE) {
     return jg_error_set(err, JG_ESHAPE, e.index,
-                        "jg_histogram_fill: at list level %d, list %lld has a different length "
-                        "in weights and values", k, (long long)e.index);
+                        "jg_histogram_fill: list %lld at depth %d has a different length "
+                        "in weights and values", (long long)e.index, k + 1);
   }
   if (st != JG_OK && err != NULL) *err = e;
   return st;
@@ -193,8 +193,8 @@ jg_status jg_histogram_fill(jg_hist1d *h, const jg_array *values, const jg_array
                  rv.levels);
     for (int k = 0; k < rv.levels; ++k) {
       JG_RETURN_IF(rw.sizes[k] != rv.sizes[k], JG_ESHAPE, err,
-                   "jg_histogram_fill: at list level %d weights have %lld entries, values %lld",
-                   k, (long long)rw.sizes[k], (long long)rv.sizes[k]);
+                   "jg_histogram_fill: at depth %d weights have %lld entries, values %lld",
+                   k + 1, (long long)rw.sizes[k], (long long)rv.sizes[k]);
     }
     for (int k = 0; k < rv.levels; ++k) JG_RETURN_NOT_OK(same_counts(&rv, &rw, k, err));
     JG_RETURN_IF(rw.hi - rw.lo != rv.hi - rv.lo, JG_ESHAPE, err,

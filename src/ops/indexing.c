@@ -81,30 +81,35 @@ static int selector_depth(const jg_array *s, const jg_array **leaf) {
 }
 
 /* List levels of an array from its top (options looked through; a record counts its fields'
- * smallest depth). */
-static int list_depth(const jg_array *a, int guard) {
+ * smallest depth); with `inner`, the regular dimensions of numeric data (ndim - 1) count too, as
+ * they do in the type ("var * 3 * float32" has two). */
+static int dims_below(const jg_array *a, bool inner, int guard) {
   if (guard > 1000) return 0;
   switch (a->kind) {
     case JG_NODE_LIST_OFFSET:
     case JG_NODE_LIST:
     case JG_NODE_REGULAR:
-      return 1 + list_depth(a->children[0], guard + 1);
+      return 1 + dims_below(a->children[0], inner, guard + 1);
     case JG_NODE_BYTE_MASKED:
     case JG_NODE_BIT_MASKED:
     case JG_NODE_INDEXED_OPTION:
-      return list_depth(a->children[0], guard + 1);
+      return dims_below(a->children[0], inner, guard + 1);
     case JG_NODE_RECORD: {
       int d = -1;
       for (int k = 0; k < a->nchildren; k++) {
-        const int f = list_depth(a->children[k], guard + 1);
+        const int f = dims_below(a->children[k], inner, guard + 1);
         if (d < 0 || f < d) d = f;
       }
       return d < 0 ? 0 : d;
     }
+    case JG_NODE_NUMERIC:
+      return inner ? a->buffers[0].layout.ndim - 1 : 0;
     default:
       return 0;
   }
 }
+
+static int list_depth(const jg_array *a, int guard) { return dims_below(a, false, guard); }
 
 /* The values of a selector's leaf: `leaf` is numeric, or an option above numeric. Sets the
  * option's kernel arguments (valid_mode 0 without one). */
@@ -814,7 +819,31 @@ static jg_status apply_here(jgi_op_ctx *c, const jg_array *node, const axis_op *
 /* Whether `node` (list-like) is the level of `axis` (>= 1: the first list level below here is
  * axis 1; < 0: counted from the innermost). */
 static bool is_target(const jg_array *node, int64_t axis) {
-  return axis > 0 ? axis == 1 : list_depth(node, 0) == -axis;
+  return axis > 0 ? axis == 1 : dims_below(node, true, 0) == -axis;
+}
+
+/* A slice along a regular dimension of numeric data (ndim > 1): `axis` (>= 1 from the node's
+ * entries, or < 0 from its last dimension) names a data axis in [1, ndim); the view is sliced in
+ * place (zero-copy), so the dimension stays regular. Other axis operations there: JG_ENOTSUP. */
+static jg_status apply_numeric(const jg_array *node, int64_t axis, const axis_op *op,
+                               jg_array **out, jg_error *err) {
+  const jg_view *v = &node->buffers[0];
+  const int ndim = v->layout.ndim;
+  const int64_t k = axis > 0 ? axis : ndim + axis;
+  JG_RETURN_IF(ndim < 2 || k < 1 || k >= ndim, JG_ESHAPE, err,
+               "axis %lld reaches numeric data of %d dimension%s, which has no lists",
+               (long long)axis, ndim, ndim == 1 ? "" : "s");
+  JG_RETURN_IF(op->kind != AXIS_SLICE, JG_ENOTSUP, err,
+               "axis %lld is a regular dimension of numeric data (%lld * ...): firsts, lasts and "
+               "local_index need a list level there",
+               (long long)axis, (long long)v->layout.shape[k]);
+  jg_slice sl[JG_MAX_NDIM];
+  for (int64_t d = 0; d < k; d++) sl[d] = JG_SLICE_ALL;
+  sl[k] = JG_SLICE((op->flags & JG_SLICE_START) ? op->start : JG_SLICE_NONE,
+                   (op->flags & JG_SLICE_STOP) ? op->stop : JG_SLICE_NONE, op->step);
+  jg_view sliced;
+  JG_RETURN_NOT_OK(jg_view_slice(&sliced, v, (int)k + 1, sl, err));
+  return jg_array_numeric(&sliced, out, err);
 }
 
 static jg_status apply_axis(jgi_op_ctx *c, const jg_array *node, int64_t axis, const axis_op *op,
@@ -860,6 +889,8 @@ static jg_status apply_axis(jgi_op_ctx *c, const jg_array *node, int64_t axis, c
       free(fields);
       return st;
     }
+    case JG_NODE_NUMERIC:
+      return apply_numeric(node, axis, op, out, err);
     default:
       return jg_error_set(err, JG_ESHAPE, -1, "axis %lld reaches a %s node, which has no lists",
                           (long long)axis, jgi_array_node_name(node->kind));
@@ -875,7 +906,7 @@ static jg_status axis_entry(const char *fn, const jg_array *a, int64_t axis, con
                "%s: unknown flags 0x%x", fn, op->flags);
   JG_RETURN_IF((op->kind == AXIS_FIRST || op->kind == AXIS_LAST) && axis == 0, JG_EINVAL, err,
                "%s: axis 0 has no lists to take an element of (use axis 1 or more)", fn);
-  const int depth = list_depth(a, 0);
+  const int depth = dims_below(a, true, 0);
   if (axis > 0 ? axis > depth : axis < 0 && axis < -(int64_t)depth) { /* no -axis: INT64_MIN */
     return jg_error_set(err, JG_ESHAPE, -1,
                         "%s: axis %lld exceeds the depth of the nested list structure (which "

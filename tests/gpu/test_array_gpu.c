@@ -541,6 +541,74 @@ static void test_zip_device(void **state) {
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) jg_array_release(all[i]);
 }
 
+/* Zip broadcasting on the device: a field without lists is repeated into the lists of the others
+ * (jgi_carry on the GPU), at one and two depths; the device result, copied back, prints as the
+ * host one and as Awkward's example does. */
+static void test_zip_device_broadcast(void **state) {
+  (void)state;
+  const int64_t xc[3] = {1, 2, 3}, yc[2] = {10, 20}, wc[2] = {100, 200};
+  const int64_t ic[4] = {4, 5, 6, 7};
+  jg_array *hx = lists((const int64_t[]){0, 2, 3}, 2, xc, 3);
+  jg_array *hy = NULL, *hw = NULL, *hin = NULL, *hdeep = NULL;
+  JGT_OK(jg_array_from_host(yc, 2, JG_DTYPE_INT64, &hy, &jgt_err_));
+  JGT_OK(jg_array_from_host(wc, 2, JG_DTYPE_INT64, &hw, &jgt_err_));
+  /* deep = [[[4], [5, 6]], [[7]]]: inner lists under x's outer offsets */
+  hin = lists((const int64_t[]){0, 1, 3, 4}, 3, ic, 4);
+  jg_buffer *ob = NULL;
+  const int64_t outer[3] = {0, 2, 3};
+  jg_view ov = host_view(outer, 3, JG_DTYPE_INT64, &ob);
+  JGT_OK(jg_array_list_offset(&ov, hin, &hdeep, &jgt_err_));
+  jg_array *hv = lists((const int64_t[]){0, 1, 3}, 2, ic, 3); /* counts 1, 2 against x's 2, 1 */
+  jg_array *h[5] = {hx, hy, hw, hdeep, hv}, *d[5] = {NULL, NULL, NULL, NULL, NULL};
+  for (int i = 0; i < 5; i++) JGT_OK(jg_array_to_device(h[i], 0, NULL, &d[i], &jgt_err_));
+  const char *names[3] = {"x", "y", "w"};
+  static const struct {
+    int idx[3];
+    int n;
+    const char *want;
+  } cases[] = {
+      {{0, 1, 0}, 2, "[[{x: 1, y: 10}, {x: 2, y: 10}], [{x: 3, y: 20}]]"},
+      {{1, 0, 0}, 2, "[[{x: 10, y: 1}, {x: 10, y: 2}], [{x: 20, y: 3}]]"},
+      {{3, 1, 0}, 3, "[[[{x: 4, y: 10, w: 1}], [{x: 5, y: 10, w: 2}, {x: 6, y: 10, w: 2}]], "
+                     "[[{x: 7, y: 20, w: 3}]]]"},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    jg_array *hf[3], *df[3];
+    for (int k = 0; k < cases[c].n; k++) {
+      hf[k] = h[cases[c].idx[k]];
+      df[k] = d[cases[c].idx[k]];
+    }
+    jg_array *hz = NULL, *dz = NULL, *back = NULL;
+    JGT_OK(jg_array_zip(cases[c].n, hf, names, -1, &hz, &jgt_err_));
+    JGT_OK(jg_array_zip(cases[c].n, df, names, -1, &dz, &jgt_err_));
+    assert_on_device(dz, 0);
+    JGT_OK(jg_array_validate(dz, JG_VALIDATE_FULL, NULL, &jgt_err_));
+    JGT_OK(jg_array_to_host(dz, NULL, &back, &jgt_err_));
+    char hs[256], ds[256];
+    JGT_OK(jg_array_to_string(hz, 250, hs, sizeof hs, NULL, &jgt_err_));
+    JGT_OK(jg_array_to_string(back, 250, ds, sizeof ds, NULL, &jgt_err_));
+    assert_string_equal(hs, cases[c].want);
+    assert_string_equal(ds, hs);
+    jg_array_release(back);
+    jg_array_release(dz);
+    jg_array_release(hz);
+  }
+  /* Counts that differ are an error naming the list on both backends. */
+  jg_array *bad[3] = {d[1], d[0], d[4]};
+  jg_array *z = NULL;
+  jg_error err;
+  JGT_STATUS(JG_ESHAPE, jg_array_zip(3, bad, names, -1, &z, &err));
+  assert_int_equal(err.index, 0);
+  assert_string_equal(err.message, "jg_array_zip: field 2 ('w') has 1 entries in list 0 at depth "
+                                   "1, field 1 ('y') has 2");
+  for (int i = 0; i < 5; i++) {
+    jg_array_release(d[i]);
+    jg_array_release(h[i]);
+  }
+  jg_array_release(hin);
+  jg_buffer_release(ob);
+}
+
 /* Fields that share one offsets buffer (two fields of a record, and a slice of them whose offsets
  * do not start at 0): zip checks nothing and reads back only the range's two ends. */
 static void test_zip_device_shared_offsets(void **state) {
@@ -607,6 +675,7 @@ int main(void) {
       cmocka_unit_test(test_from_counts_device),
       cmocka_unit_test(test_zip_device),
       cmocka_unit_test(test_zip_device_shared_offsets),
+      cmocka_unit_test(test_zip_device_broadcast),
   };
   return JGT_RUN_TESTS(tests, NULL, NULL);
 }

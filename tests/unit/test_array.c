@@ -1096,6 +1096,122 @@ static void test_zip_field_unzip(void **state) {
   jg_array_release(y);
 }
 
+/* Zip broadcasts a field without lists against the lists of the others, as ak.zip does: each
+ * entry is repeated across its list, at every depth the deeper fields go down. The expected
+ * values are built here from the offsets by plain loops. */
+static void test_zip_broadcast(void **state) {
+  (void)state;
+  /* Awkward's example: zip({x: [[1, 2], [3]], y: [10, 20]}) is
+   * [[{x: 1, y: 10}, {x: 2, y: 10}], [{x: 3, y: 20}]]. */
+  const int64_t xc[3] = {1, 2, 3}, yc[2] = {10, 20};
+  jg_array *x = lists((const int64_t[]){0, 2, 3}, 2, xc, 3);
+  jg_array *y = NULL;
+  JGT_OK(jg_array_from_host(yc, 2, JG_DTYPE_INT64, &y, &jgt_err_));
+  jg_array *xy[2] = {x, y};
+  const char *names[2] = {"x", "y"};
+  jg_array *z = NULL;
+  JGT_OK(jg_array_zip(2, xy, names, -1, &z, &jgt_err_));
+  JGT_OK(jg_array_validate(z, JG_VALIDATE_FULL, NULL, &jgt_err_));
+  char buf[256];
+  JGT_OK(jg_array_to_string(z, 200, buf, sizeof buf, NULL, &jgt_err_));
+  assert_string_equal(buf, "[[{x: 1, y: 10}, {x: 2, y: 10}], [{x: 3, y: 20}]]");
+  jg_array_release(z);
+  /* The value may come first; depth_limit 1 keeps the fields as they are. */
+  jg_array *yx[2] = {y, x};
+  const char *rn[2] = {"y", "x"};
+  JGT_OK(jg_array_zip(2, yx, rn, -1, &z, &jgt_err_));
+  JGT_OK(jg_array_to_string(z, 200, buf, sizeof buf, NULL, &jgt_err_));
+  assert_string_equal(buf, "[[{y: 10, x: 1}, {y: 10, x: 2}], [{y: 20, x: 3}]]");
+  jg_array_release(z);
+  JGT_OK(jg_array_zip(2, xy, names, 1, &z, &jgt_err_));
+  JGT_OK(jg_array_to_string(z, 200, buf, sizeof buf, NULL, &jgt_err_));
+  assert_string_equal(buf, "[{x: [1, 2], y: 10}, {x: [3], y: 20}]");
+  jg_array_release(z);
+
+  /* Two levels, with the deep field's offsets not at 0: a = [[[1], [2, 3]], [], [[4], []]],
+   * b = [[5, 6], [], [7, 8]] (one value per inner list), w = [100, 200, 300] (one per outer
+   * list). */
+  const int64_t inner_off[5] = {3, 4, 6, 7, 7}, ac[7] = {-1, -1, -1, 1, 2, 3, 4};
+  const int64_t outer_off[4] = {0, 2, 2, 4};
+  jg_array *ain = lists(inner_off, 4, ac, 7);
+  jg_buffer *ob = NULL;
+  jg_view ov = host_view(outer_off, 4, JG_DTYPE_INT64, &ob);
+  jg_array *a = NULL;
+  JGT_OK(jg_array_list_offset(&ov, ain, &a, &jgt_err_));
+  const int64_t bc[4] = {5, 6, 7, 8}, wc[3] = {100, 200, 300};
+  jg_array *b = lists(outer_off, 3, bc, 4);
+  jg_array *w = NULL;
+  JGT_OK(jg_array_from_host(wc, 3, JG_DTYPE_INT64, &w, &jgt_err_));
+  jg_array *abw[3] = {w, a, b};
+  const char *abwn[3] = {"w", "a", "b"};
+  JGT_OK(jg_array_zip(3, abw, abwn, -1, &z, &jgt_err_));
+  JGT_OK(jg_array_validate(z, JG_VALIDATE_FULL, NULL, &jgt_err_));
+  int64_t want_w[8], want_b[8], counts[4];
+  int nv = 0;
+  for (int i = 0; i < 3; i++) {
+    for (int64_t j = outer_off[i]; j < outer_off[i + 1]; j++) {
+      counts[j] = inner_off[j + 1] - inner_off[j];
+      for (int64_t e = inner_off[j]; e < inner_off[j + 1]; e++) {
+        want_w[nv] = wc[i];
+        want_b[nv] = bc[j];
+        nv++;
+      }
+    }
+  }
+  jg_array *fw = NULL, *fb = NULL;
+  JGT_OK(jg_array_field(z, "w", &fw, &jgt_err_));
+  JGT_OK(jg_array_field(z, "b", &fb, &jgt_err_));
+  assert_int_equal(jg_array_length(fw), 3);
+  assert_lists(jg_array_child(fw, 0), counts, 4, want_w, nv);
+  assert_lists(jg_array_child(fb, 0), counts, 4, want_b, nv);
+  jg_array_release(fw);
+  jg_array_release(fb);
+  jg_array_release(z);
+  /* depth_limit 2: w repeated into the outer lists only; b and a stay lists. */
+  JGT_OK(jg_array_zip(3, abw, abwn, 2, &z, &jgt_err_));
+  JGT_OK(jg_array_to_string(z, 200, buf, sizeof buf, NULL, &jgt_err_));
+  assert_string_equal(buf, "[[{w: 100, a: [1], b: 5}, {w: 100, a: [2, 3], b: 6}], [], "
+                           "[{w: 300, a: [4], b: 7}, {w: 300, a: [], b: 8}]]");
+  jg_array_release(z);
+
+  /* An option of numbers is repeated with its None. */
+  const uint8_t mask[2] = {1, 0};
+  jg_buffer *mb = NULL;
+  jg_view mv = host_view(mask, 2, JG_DTYPE_UINT8, &mb);
+  jg_array *ym = NULL;
+  JGT_OK(jg_array_byte_masked(&mv, true, y, &ym, &jgt_err_));
+  jg_array *xym[2] = {x, ym};
+  JGT_OK(jg_array_zip(2, xym, names, -1, &z, &jgt_err_));
+  JGT_OK(jg_array_to_string(z, 200, buf, sizeof buf, NULL, &jgt_err_));
+  assert_string_equal(buf, "[[{x: 1, y: 10}, {x: 2, y: 10}], [{x: 3, y: None}]]");
+  jg_array_release(z);
+
+  /* Lists of other counts are still an error naming the list; a flat field of another length
+   * too. */
+  const int64_t vc[2] = {7, 8};
+  jg_array *v = lists((const int64_t[]){0, 1, 2}, 2, vc, 2);
+  jg_array *xv[3] = {y, x, v};
+  jg_error err;
+  JGT_STATUS(JG_ESHAPE, jg_array_zip(3, xv, NULL, -1, &z, &err));
+  assert_null(z);
+  assert_int_equal(err.index, 0);
+  assert_string_equal(err.message, "jg_array_zip: field 2 has 1 entries in list 0 at depth 1, "
+                                   "field 1 has 2");
+  jg_array *xw[2] = {x, w};
+  JGT_STATUS(JG_ESHAPE, jg_array_zip(2, xw, NULL, -1, &z, &err));
+  assert_int_equal(err.index, 1);
+  jg_array_release(v);
+  jg_array_release(ym);
+  jg_buffer_release(mb);
+  jg_array_release(w);
+  jg_array_release(b);
+  jg_array_release(a);
+  jg_array_release(ain);
+  jg_buffer_release(ob);
+  jg_array_release(x);
+  jg_array_release(y);
+}
+
 /* Zipping many lists checks their counts in bulk: a field whose offsets start further into its
  * content lines up entry by entry; a count that differs far down (list 2501 of 3000) is still
  * named exactly. */
@@ -1434,6 +1550,7 @@ int main(void) {
       cmocka_unit_test(test_zip_field_unzip),
       cmocka_unit_test(test_zip_mixed_kinds_and_depth),
       cmocka_unit_test(test_zip_many_lists),
+      cmocka_unit_test(test_zip_broadcast),
       cmocka_unit_test(test_field_through_options),
       cmocka_unit_test(test_moves_without_gpu),
       cmocka_unit_test(test_retain_release),

@@ -207,6 +207,37 @@ static void test_regular(void **state) {
   check(2, b, (const char *const[]){"[[1, 2, 3], [], [4, 5]]", "[[3, 3, 3], [], [5, 5]]"});
 }
 
+/* Purely regular inputs align on the right as NumPy's arrays do (Awkward's left broadcasting):
+ * missing outer dimensions are length 1 and stretch; var lists still align on the left. */
+static void test_regular_right_aligned(void **state) {
+  (void)state;
+  static const int64_t v[] = {1, 2, 3, 4, 5, 6, 7, 8};
+  static const int64_t r[] = {10, 20, 30};
+  /* (3,) against (2, 3) */
+  jg_array *a[2] = {jgt_i64(r, 3), jgt_regular(jgt_i64(v, 6), 3, -1)};
+  check(2, a, (const char *const[]){"[[10, 20, 30], [10, 20, 30]]", "[[1, 2, 3], [4, 5, 6]]"});
+  /* (2, 2, 2) against (2,): the (2,) meets the innermost dimension */
+  jg_array *b[2] = {jgt_regular(jgt_regular(jgt_i64(v, 8), 2, -1), 2, -1), jgt_i64(r, 2)};
+  check(2, b,
+        (const char *const[]){"[[[1, 2], [3, 4]], [[5, 6], [7, 8]]]",
+                              "[[[10, 20], [10, 20]], [[10, 20], [10, 20]]]"});
+  /* (2, 1) against (3,): both stretch to (2, 3) */
+  jg_array *c[2] = {jgt_regular(jgt_i64(v, 2), 1, -1), jgt_i64(r, 3)};
+  check(2, c, (const char *const[]){"[[1, 1, 1], [2, 2, 2]]", "[[10, 20, 30], [10, 20, 30]]"});
+  /* a scalar takes no part; (2,) against (2, 3) does not fit on the right */
+  static const int64_t one[] = {5};
+  jg_array *d[3] = {jgt_i64(one, 1), jgt_i64(r, 3), jgt_regular(jgt_i64(v, 6), 3, -1)};
+  check(3, d,
+        (const char *const[]){"[[5, 5, 5], [5, 5, 5]]", "[[10, 20, 30], [10, 20, 30]]",
+                              "[[1, 2, 3], [4, 5, 6]]"});
+  jg_array *e[2] = {jgt_i64(r, 2), jgt_regular(jgt_i64(v, 6), 3, -1)};
+  check_error(2, e, JG_ESHAPE, "list 0 has 2 elements in x and 3 in y", 0);
+  /* var lists are aligned on the left: (3,) against 2 var lists is an outer length mismatch */
+  static const int64_t off[] = {0, 3, 6};
+  jg_array *f[2] = {jgt_i64(r, 3), jgt_offsets64(off, 3, jgt_i64(v, 6))};
+  check_error(2, f, JG_ESHAPE, "x has length 3, y has length 2", -1);
+}
+
 static void test_none(void **state) {
   (void)state;
   /* [[1, 2, 3], None, [4, 5]] + [10, 20, 30]: a None list stays None; the other input's list
@@ -379,7 +410,7 @@ int main(void) {
       cmocka_unit_test(test_outer_length_one), cmocka_unit_test(test_regular),
       cmocka_unit_test(test_none),        cmocka_unit_test(test_empty),
       cmocka_unit_test(test_sliced),      cmocka_unit_test(test_long),
-      cmocka_unit_test(test_errors),
+      cmocka_unit_test(test_errors),      cmocka_unit_test(test_regular_right_aligned),
   };
   return JGT_RUN_TESTS(tests, NULL, NULL);
 }

@@ -150,7 +150,7 @@ static void test_errors(void **state) {
   JGT_OK(jg_array_from_host_offsets(other, 3, jgt_weight_content, 7, JG_DTYPE_FLOAT64, &w2,
                                     &jgt_err_));
   assert_int_equal(jg_histogram_fill(&t.h, a, w2, NULL, &err), JG_ESHAPE);
-  JGT_CONTAINS(err.message, "at list level 0, list 0 has a different length in weights and values");
+  JGT_CONTAINS(err.message, "list 0 at depth 1 has a different length in weights and values");
   assert_int_equal(err.index, 0);
   jg_array_release(w2);
   /* integer weights */

@@ -85,10 +85,10 @@ static void test_minimal_numeric(void **state) {
   (void)state;
   jg_array *a = jgt_iota(5);
   a->kind = (jg_node_kind)42;
-  expect_structure_error(a, "unknown node kind 42 (unknown at depth 0)", -1);
+  expect_structure_error(a, "unknown node kind 42 (unknown at depth 1)", -1);
   a->kind = JG_NODE_NUMERIC;
   a->length = -1;
-  expect_structure_error(a, "negative length -1 (numeric at depth 0)", -1);
+  expect_structure_error(a, "negative length -1 (numeric at depth 1)", -1);
   a->length = 4;
   expect_structure_error(a, "data has 5 entries, not the length 4", -1);
   a->length = 5;
@@ -118,7 +118,7 @@ static void test_minimal_numeric(void **state) {
 
   jg_array *e = jgt_vc_empty();
   e->length = 3;
-  expect_structure_error(e, "length 3, not 0 (empty at depth 0)", -1);
+  expect_structure_error(e, "length 3, not 0 (empty at depth 1)", -1);
   e->length = 0;
   e->nchildren = 1; /* with no children array */
   expect_structure_error(e, "1 children where 0 are needed", -1);
@@ -150,12 +150,12 @@ static void test_minimal_list_offset(void **state) {
   /* A child on another device than its parent (the parent is named). */
   child->device.type = JG_DEVICE_CUDA;
   child->backend = JG_BACKEND_CUDA;
-  expect_structure_error(a, "child 0 is on cuda:0, the node on cpu (list-offset at depth 0)", 0);
+  expect_structure_error(a, "child 0 is on cuda:0, the node on cpu (list-offset at depth 1)", 0);
   child->device.type = JG_DEVICE_CPU;
   child->backend = JG_BACKEND_CPU;
   /* A problem in the child, named by depth. */
   child->length = 6;
-  expect_structure_error(a, "data has 5 entries, not the length 6 (numeric at depth 1)", -1);
+  expect_structure_error(a, "data has 5 entries, not the length 6 (numeric at depth 2)", -1);
   child->length = 5;
   JGT_OK(jg_array_validate(a, JG_VALIDATE_FULL, NULL, &jgt_err_));
   jg_array_release(a);
@@ -190,7 +190,7 @@ static void test_minimal_list(void **state) {
   (void)state;
   jg_array *a = jgt_list(JGT_I64(0, 2), JGT_I64(1, 3), 2, 2, JG_DTYPE_INT64, jgt_iota(4));
   a->length = 3;
-  expect_structure_error(a, "starts has 2 entries, not the length 3 (list at depth 0)", -1);
+  expect_structure_error(a, "starts has 2 entries, not the length 3 (list at depth 1)", -1);
   a->length = 2;
   a->buffers[1].layout.shape[0] = 1;
   expect_structure_error(a, "stops has 1 entries, fewer than the length 2", -1);
@@ -217,7 +217,7 @@ static void test_minimal_regular(void **state) {
   jg_array *a = jgt_regular(jgt_iota(6), 3, -1);
   assert_int_equal(a->length, 2);
   a->length = 3;
-  expect_structure_error(a, "content has 6 entries, fewer than the 9 needed (regular at depth 0)",
+  expect_structure_error(a, "content has 6 entries, fewer than the 9 needed (regular at depth 1)",
                          -1);
   a->length = 2;
   a->regular_size = -2;
@@ -244,7 +244,7 @@ static void test_minimal_record(void **state) {
   jg_array *r = jgt_record(2, fields, names, -1);
   assert_int_equal(r->length, 2);
   r->length = 3;
-  expect_structure_error(r, "field y has 2 entries, fewer than the length 3 (record at depth 0)",
+  expect_structure_error(r, "field y has 2 entries, fewer than the length 3 (record at depth 1)",
                          1);
   r->length = 2;
   char *name = r->names[0];
@@ -277,7 +277,7 @@ static void test_minimal_masks(void **state) {
   (void)state;
   jg_array *a = jgt_byte_masked((const int8_t[]){1, 0, 1}, 3, true, jgt_iota(3));
   a->length = 4;
-  expect_structure_error(a, "mask has 3 entries, fewer than the length 4 (byte-masked at depth 0)",
+  expect_structure_error(a, "mask has 3 entries, fewer than the length 4 (byte-masked at depth 1)",
                          -1);
   a->length = 3;
   /* Content shorter than the length. */
@@ -303,7 +303,7 @@ static void test_minimal_masks(void **state) {
   /* Bit-masked: 8 entries in 1 byte. */
   jg_array *b = jgt_bit_masked((const uint8_t[]){0xA5}, 1, true, true, 8, jgt_iota(9));
   b->length = 9;
-  expect_structure_error(b, "mask has 1 bytes, 9 entries from bit 0 need 2 (bit-masked at depth 0)",
+  expect_structure_error(b, "mask has 1 bytes, 9 entries from bit 0 need 2 (bit-masked at depth 1)",
                          -1);
   b->length = 8;
   b->bit_offset = 7;
@@ -337,7 +337,7 @@ static void test_minimal_indexed(void **state) {
   (void)state;
   jg_array *a = jgt_indexed(JGT_I64(0, -1, 2), 3, JG_DTYPE_INT64, jgt_iota(3));
   a->length = 2;
-  expect_structure_error(a, "index has 3 entries, not the length 2 (indexed-option at depth 0)",
+  expect_structure_error(a, "index has 3 entries, not the length 2 (indexed-option at depth 1)",
                          -1);
   a->length = 3;
   a->buffers[0].dtype = JG_DTYPE_FLOAT64;
@@ -372,7 +372,7 @@ static void test_depth_limit_and_long_paths(void **state) {
     r = jgt_record(1, f, names, -1);
   }
   JGT_STATUS(JG_EVALUE, jg_array_validate(r, JG_VALIDATE_FULL, NULL, &err));
-  JGT_CONTAINS(err.message, "(list-offset at depth 4, field nnnnnnnnnn");
+  JGT_CONTAINS(err.message, "(list-offset at depth 1, field nnnnnnnnnn");
   JGT_CONTAINS(err.message, "...)");
   assert_int_equal(err.index, 2);
   jg_array_release(r);

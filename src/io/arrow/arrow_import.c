@@ -23,8 +23,10 @@
 
 /** Longest field path kept for messages; longer ones are truncated. */
 #define PATH_SIZE 256
-/** Deepest nesting accepted (guards the recursion against hostile input). */
-#define MAX_DEPTH 128
+/** Deepest nesting accepted (guards the recursion against hostile input): the limit of
+ *  jg_array_validate, so that every tree the library validates (the builder's deepest
+ *  included) comes back from its own export. */
+#define MAX_DEPTH 1000
 
 /* ------------------------------------------------------------------------------------------ */
 /* Ownership                                                                                   */

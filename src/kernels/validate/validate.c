@@ -27,6 +27,7 @@
 #include "internal/jgi_array.h"
 #include "internal/jgi_check.h"
 #include "internal/jgi_cuda.h"
+#include "internal/jgi_layout.h"
 #include "internal/jgi_transfer.h"
 
 /* Deepest nesting the walk follows (a guard against runaway recursion on corrupt trees). */
@@ -40,7 +41,7 @@
 
 typedef struct visit {
   const jg_array *a;
-  int depth;        /* 0 for the root */
+  int depth;        /* Awkward's depth: 1 at the root, +1 below each list or regular node */
   int64_t ordinal;  /* pre-order position of the node */
   const char *path; /* record fields on the way down, joined with '.'; "" when none */
 } visit;
@@ -86,9 +87,11 @@ static size_t path_push(walker *w, const char *name) {
   return old;
 }
 
-static jg_status walk(walker *w, const jg_array *a, int depth, jg_error *err) {
+static jg_status walk(walker *w, const jg_array *a, int nesting, int depth, jg_error *err) {
   const visit v = {a, depth, w->ordinal++, w->path};
-  if (depth > MAX_DEPTH) return fail(&v, -1, err, "nested deeper than %d levels", MAX_DEPTH);
+  if (nesting > MAX_DEPTH) return fail(&v, -1, err, "nested deeper than %d levels", MAX_DEPTH);
+  const bool list = a->kind == JG_NODE_LIST_OFFSET || a->kind == JG_NODE_LIST ||
+                    a->kind == JG_NODE_REGULAR;
   JG_RETURN_NOT_OK(w->fn(w->state, &v, err));
   for (int k = 0; k < a->nchildren; k++) {
     size_t old = 0;
@@ -98,7 +101,7 @@ static jg_status walk(walker *w, const jg_array *a, int depth, jg_error *err) {
       snprintf(digits, sizeof digits, "%d", k);
       old = path_push(w, a->names != NULL ? a->names[k] : digits);
     }
-    const jg_status st = walk(w, a->children[k], depth + 1, err);
+    const jg_status st = walk(w, a->children[k], nesting + 1, depth + (list ? 1 : 0), err);
     if (field) w->path[old] = '\0';
     JG_RETURN_NOT_OK(st);
   }
@@ -111,7 +114,7 @@ static jg_status walk_tree(const jg_array *root, visit_fn fn, void *state, jg_er
   w.state = state;
   w.ordinal = 0;
   w.path[0] = '\0';
-  return walk(&w, root, 0, err);
+  return walk(&w, root, 0, 1, err);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -229,8 +232,10 @@ static jg_status minimal_node(void *state, const visit *v, jg_error *err) {
       return fail(v, -1, err, "%s has dtype %s but itemsize %lld", name, jg_dtype_name(b->dtype),
                   (long long)b->layout.itemsize);
     }
-    if (b->layout.ndim < 0 || b->layout.ndim > JG_MAX_NDIM) {
-      return fail(v, -1, err, "%s has ndim %d", name, (int)b->layout.ndim);
+    jg_error layout_err;
+    if (jgi_view_check(b, "layout", name, &layout_err) != JG_OK) {
+      /* "layout: <name> ..." without the prefix: the node is named at the end instead */
+      return fail(v, -1, err, "%s", layout_err.message + strlen("layout: "));
     }
     jg_device d;
     if (jgi_view_device(b, &d, NULL) != JG_OK) {
