@@ -389,12 +389,15 @@ static inline jg_status jgt_op_to_host(const jg_array *a, jg_stream s, jg_array 
 }
 /* Arrow export and import back (the import checks what Arrow's spec requires). */
 static inline jg_status jgt_op_arrow(const jg_array *a, jg_stream s, jg_array **o, jg_error *e) {
-  (void)s;
   struct ArrowSchema schema;
   struct ArrowDeviceArray arr;
-  const jg_status st = jg_array_export_arrow_device(a, s, &schema, &arr, e);
+  jg_status st = jg_array_export_arrow_device(a, s, &schema, &arr, e);
   if (st != JG_OK) return st;
-  return jg_array_import_arrow_device(&schema, &arr, s, o, e);
+  st = jg_array_import_arrow_device(&schema, &arr, s, o, e);
+  /* the schema stays ours; the array is moved on success, ours to release on error */
+  schema.release(&schema);
+  if (arr.array.release != NULL) arr.array.release(&arr.array);
+  return st;
 }
 
 typedef struct jgt_rop {
