@@ -315,6 +315,10 @@ static inline jg_status jgt_op_sum(const jg_array *a, jg_stream s, jg_array **o,
   opt.stream = s;
   return jg_array_reduce(a, JG_REDUCE_SUM, &opt, o, e);
 }
+static inline jg_status jgt_op_num(const jg_array *a, jg_stream s, jg_array **o, jg_error *e) {
+  (void)s;
+  return jg_array_num(a, o, e);
+}
 static inline jg_status jgt_op_max0(const jg_array *a, jg_stream s, jg_array **o, jg_error *e) {
   jg_reduce_options opt = {0};
   opt.stream = s;
@@ -407,13 +411,13 @@ typedef struct jgt_rop {
   bool by_entry; /* names the entry of its gather whose list is bad, not the list */
 } jgt_rop;
 
-#define JGT_NROPS 24
+#define JGT_NROPS 25
 static const jgt_rop jgt_rops[JGT_NROPS] = {
     {"flatten", jgt_op_flatten, false, false},      {"flatten all", jgt_op_flatten_all, false, false},
     {"add 1", jgt_op_add1, false, false},           {"negative", jgt_op_neg, false, false},
     {"add self", jgt_op_add_self, false, false},    {"eval", jgt_op_eval, false, false},
     {"histogram", jgt_op_hist, false, false},       {"sum", jgt_op_sum, false, false},
-    {"max axis 0", jgt_op_max0, false, false},
+    {"max axis 0", jgt_op_max0, false, false},      {"num", jgt_op_num, true, false},
     {"argsort", jgt_op_argsort, false, false},      {"sort", jgt_op_sort, false, false},
     {"firsts", jgt_op_firsts, true, false},        {"local_index", jgt_op_local, true, false},
     {"argcombinations", jgt_op_comb, true, false}, {"cartesian", jgt_op_cart, false, false},
@@ -422,9 +426,6 @@ static const jgt_rop jgt_rops[JGT_NROPS] = {
     {"concatenate", jgt_op_concat, false, false},   {"slice", jgt_op_slice, true, false},
     {"take", jgt_op_take, false, true},            {"arrow", jgt_op_arrow, false, false},
     {"to_host", jgt_op_to_host, false, false}};
-
-/* Known gap, not in the table: jg_array_num counts starts/stops lists that leave the content
- * (list_count has no content length), e.g. [2, 3, 2] for "starts/stops past the content". */
 
 /* ------------------------------------------------------------------------------------------ */
 /* The runner                                                                                  */
