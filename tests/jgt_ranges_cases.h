@@ -319,6 +319,117 @@ static inline jg_status jgt_op_num(const jg_array *a, jg_stream s, jg_array **o,
   (void)s;
   return jg_array_num(a, o, e);
 }
+/* int64 or bool values v[0 .. n) on the backend of `like`. */
+static inline jg_status jgt_rnumbers_like(const jg_array *like, const void *v, jg_len n,
+                                          jg_dtype dt, jg_array **o, jg_error *e) {
+  jg_array *h = NULL;
+  jg_status st = jg_array_from_host(v, n, dt, &h, e);
+  if (st != JG_OK) return st;
+  if (jg_array_backend(like) == JG_BACKEND_CUDA) {
+    st = jg_array_to_device(h, jg_array_device(like).id, NULL, o, e);
+  } else {
+    *o = jg_array_retain(h);
+  }
+  jg_array_release(h);
+  return st;
+}
+/* `a` with its numbers replaced by booleans (true, false, true, ...), the same nodes and index
+ * buffers above them: a jagged mask of a's exact structure, bad lists included. */
+static inline jg_status jgt_rboolify(const jg_array *a, jg_array **o, jg_error *e) {
+  const jg_node_kind k = jg_array_kind(a);
+  if (k == JG_NODE_NUMERIC) {
+    bool b[16];
+    const jg_len n = jg_array_length(a);
+    for (jg_len i = 0; i < n; ++i) b[i] = i % 2 == 0;
+    return jgt_rnumbers_like(a, b, n, JG_DTYPE_BOOL, o, e);
+  }
+  jg_view b0, b1;
+  jg_array *child = NULL;
+  jg_status st = jgt_rboolify(jg_array_child(a, 0), &child, e);
+  if (st == JG_OK) st = jg_array_buffer(a, 0, &b0, e);
+  if (st == JG_OK && k == JG_NODE_LIST) st = jg_array_buffer(a, 1, &b1, e);
+  if (st == JG_OK) {
+    st = k == JG_NODE_LIST_OFFSET ? jg_array_list_offset(&b0, child, o, e)
+         : k == JG_NODE_LIST      ? jg_array_list(&b0, &b1, child, o, e)
+                                  : jg_array_indexed_option(&b0, child, o, e);
+  }
+  jg_array_release(child);
+  return st;
+}
+/* a[boolify(a)]: a jagged mask with a's own lists. */
+static inline jg_status jgt_op_mask(const jg_array *a, jg_stream s, jg_array **o, jg_error *e) {
+  jg_array *m = NULL;
+  jg_status st = jgt_rboolify(a, &m, e);
+  if (st == JG_OK) st = jg_array_mask(a, m, s, o, e);
+  jg_array_release(m);
+  return st;
+}
+/* a[[true, true, false, true, true, false, ...]]: an event mask that keeps entry 1 (the bad
+ * entry of every bad case). */
+static inline jg_status jgt_op_mask_ev(const jg_array *a, jg_stream s, jg_array **o,
+                                       jg_error *e) {
+  bool b[16];
+  const jg_len n = jg_array_length(a);
+  for (jg_len i = 0; i < n; ++i) b[i] = i % 3 != 2;
+  jg_array *m = NULL;
+  jg_status st = jgt_rnumbers_like(a, b, n, JG_DTYPE_BOOL, &m, e);
+  if (st == JG_OK) st = jg_array_mask(a, m, s, o, e);
+  jg_array_release(m);
+  return st;
+}
+/* unflatten at axis 1 with one count per list, its length as jg_array_num gives it for a's top
+ * lists over numbers (0 where num refuses them: then unflatten itself must find the bad list). */
+static inline jg_status jgt_op_unflatten(const jg_array *a, jg_stream s, jg_array **o,
+                                         jg_error *e) {
+  const jg_len n = jg_array_length(a);
+  int64_t len[16] = {0}, off[17];
+  jg_array *num = NULL, *numh = NULL, *counts = NULL, *cv = NULL;
+  jg_error ne;
+  const jg_node_kind k = jg_array_kind(a);
+  jg_array *top = NULL, *zeros = NULL;
+  if (k == JG_NODE_LIST_OFFSET || k == JG_NODE_LIST) {
+    const int64_t z[16] = {0};
+    jg_view b0, b1;
+    if (jgt_rnumbers_like(a, z, jg_array_length(jg_array_child(a, 0)), JG_DTYPE_INT64, &zeros,
+                          &ne) == JG_OK &&
+        jg_array_buffer(a, 0, &b0, &ne) == JG_OK &&
+        (k == JG_NODE_LIST_OFFSET || jg_array_buffer(a, 1, &b1, &ne) == JG_OK)) {
+      (void)(k == JG_NODE_LIST_OFFSET ? jg_array_list_offset(&b0, zeros, &top, &ne)
+                                      : jg_array_list(&b0, &b1, zeros, &top, &ne));
+    }
+  }
+  if (top != NULL && jg_array_num(top, &num, &ne) == JG_OK &&
+      jg_array_to_host(num, NULL, &numh, &ne) == JG_OK) {
+    jg_view v;
+    if (jg_array_buffer(numh, 0, &v, &ne) == JG_OK) memcpy(len, jg_view_data(&v), 8 * (size_t)n);
+  }
+  jg_array_release(num);
+  jg_array_release(numh);
+  jg_array_release(top);
+  jg_array_release(zeros);
+  for (jg_len i = 0; i <= n; ++i) off[i] = i;
+  jg_status st = jgt_rnumbers_like(a, len, n, JG_DTYPE_INT64, &cv, e);
+  jg_array *ov = NULL;
+  if (st == JG_OK) st = jgt_rnumbers_like(a, off, n + 1, JG_DTYPE_INT64, &ov, e);
+  jg_view offv;
+  if (st == JG_OK) st = jg_array_buffer(ov, 0, &offv, e);
+  if (st == JG_OK) st = jg_array_list_offset(&offv, cv, &counts, e);
+  if (st == JG_OK) st = jg_array_unflatten(a, counts, 1, s, o, e);
+  jg_array_release(ov);
+  jg_array_release(cv);
+  jg_array_release(counts);
+  return st;
+}
+/* unflatten at axis 0 into one list of every entry. */
+static inline jg_status jgt_op_unflatten0(const jg_array *a, jg_stream s, jg_array **o,
+                                          jg_error *e) {
+  const int64_t n = jg_array_length(a);
+  jg_array *cv = NULL;
+  jg_status st = jgt_rnumbers_like(a, &n, 1, JG_DTYPE_INT64, &cv, e);
+  if (st == JG_OK) st = jg_array_unflatten(a, cv, 0, s, o, e);
+  jg_array_release(cv);
+  return st;
+}
 static inline jg_status jgt_op_max0(const jg_array *a, jg_stream s, jg_array **o, jg_error *e) {
   jg_reduce_options opt = {0};
   opt.stream = s;
@@ -411,7 +522,7 @@ typedef struct jgt_rop {
   bool by_entry; /* names the entry of its gather whose list is bad, not the list */
 } jgt_rop;
 
-#define JGT_NROPS 25
+#define JGT_NROPS 29
 static const jgt_rop jgt_rops[JGT_NROPS] = {
     {"flatten", jgt_op_flatten, false, false},      {"flatten all", jgt_op_flatten_all, false, false},
     {"add 1", jgt_op_add1, false, false},           {"negative", jgt_op_neg, false, false},
@@ -425,7 +536,10 @@ static const jgt_rop jgt_rops[JGT_NROPS] = {
     {"is_none", jgt_op_isnone, true, false},       {"drop_none", jgt_op_dropnone, false, false},
     {"concatenate", jgt_op_concat, false, false},   {"slice", jgt_op_slice, true, false},
     {"take", jgt_op_take, false, true},            {"arrow", jgt_op_arrow, false, false},
-    {"to_host", jgt_op_to_host, false, false}};
+    {"to_host", jgt_op_to_host, false, false},
+    {"mask jagged", jgt_op_mask, false, false},     {"mask events", jgt_op_mask_ev, false, false},
+    {"unflatten axis 1", jgt_op_unflatten, true, false},
+    {"unflatten axis 0", jgt_op_unflatten0, false, false}};
 
 /* ------------------------------------------------------------------------------------------ */
 /* The runner                                                                                  */

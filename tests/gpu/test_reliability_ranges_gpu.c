@@ -1,8 +1,10 @@
 /* test_reliability_ranges_gpu.c: the table of jgt_ranges_cases.h on cuda:0: every case through
  * every operation after jg_array_to_device gives the host's outcome (the same status and index,
  * the same printed result), and the rule of the table holds there too (bad ranges and option
- * indexes refused from the kernels' error words, valid edge arrays equal to their twins). */
+ * indexes refused from the kernels' error words, valid edge arrays equal to their twins), and a
+ * device view of every case is made without reading a list. */
 #include "jg_test.h"
+#include "jagged/device_view.h"
 #include "jgt_ranges_cases.h"
 
 #if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
@@ -31,6 +33,15 @@ static void run_case(void **state) {
     }
   }
   assert_int_equal(differ, 0);
+  /* A device view reads no list: it is made for bad arrays too, over the same nodes (user
+   * kernels get what the array holds; jg_array_validate is the check before them). */
+  jg_array *d = to_dev(c->make());
+  jg_device_view *v = NULL;
+  JGT_OK(jg_array_device_view_create(d, 0, NULL, &v, &jgt_err_));
+  const jg_dview t = jg_device_view_host_table(v);
+  assert_int_equal(jg_dview_length(t, t.root), jg_array_length(d));
+  jg_device_view_destroy(v);
+  jg_array_release(d);
 }
 
 int main(void) {
