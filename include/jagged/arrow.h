@@ -204,7 +204,9 @@ extern "C" {
  *  released right after the call; the release callback drops those references. A child array
  *  moved out of its parent stays valid on its own. The exported top level has array.offset 0;
  *  list offsets keep their values (the first need not be 0), list children are the whole
- *  content. Null counts are exact. Field names: "" at the root, "item" for list items, the
+ *  content; every exported list is checked with jg_array_validate's rule, and lists that are all
+ *  empty (which may start anywhere, e.g. past the content) are written as zeros, so that Arrow
+ *  and jg_array_import_arrow accept them. Null counts are exact. Field names: "" at the root, "item" for list items, the
  *  record's names for struct fields ("0", "1", ... for tuples). ARROW_FLAG_NULLABLE is set on
  *  fields that carry a validity bitmap (and on null-type fields).
  *
@@ -212,8 +214,9 @@ extern "C" {
  *  arrays). Synchronous; thread-safe for distinct outputs (arrays are immutable).
  *  Errors: JG_EINVAL (NULL argument), JG_EBACKEND (a cuda array: "copy it with
  *  jg_array_to_host, or use jg_array_export_arrow_device"), JG_ENOTSUP (complex or bfloat16 data,
- *  an option directly over an option; the message gives the node's path), JG_ENOMEM,
- *  JG_EOVERFLOW. On error both structs are left released (release NULL) and nothing leaks. */
+ *  an option directly over an option; the message gives the node's path), JG_EVALUE (a list
+ *  whose offsets decrease or that leaves its content; index = the list), JG_EINDEX (an indexed
+ *  option's index past its content; index = its position), JG_ENOMEM, JG_EOVERFLOW. On error both structs are left released (release NULL) and nothing leaks. */
 JG_API jg_status jg_array_export_arrow(const jg_array *a, struct ArrowSchema *schema,
                                        struct ArrowArray *array, jg_error *err);
 

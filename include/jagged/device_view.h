@@ -393,6 +393,9 @@ typedef struct jg_device_view jg_device_view;
  *  device (a cuda:N array), or pinned or managed host memory (their device addresses are used).
  *  `*out` receives a new handle (NULL on error); it retains `a` and holds the table until
  *  jg_device_view_destroy. Not thread-safe on one handle; distinct handles are independent.
+ *  The view reads no buffer: its lists, offsets and option indexes are the array's as they are
+ *  (O(nodes) to make, no check of the data); for an array from an untrusted source, run
+ *  jg_array_validate(JG_VALIDATE_FULL) before the kernels that read through the view.
  *  Errors, in the order checked: JG_EINVAL (NULL a or out; device_id < -1), JG_ENOTSUP (data
  *  with more than JG_DVIEW_MAX_NDIM axes; more than INT32_MAX nodes), JG_EBACKEND ("argument is
  *  on cpu: copy it to the device first with jg_array_to_device" for pageable host memory;

@@ -143,7 +143,9 @@ typedef struct jg_hist1d {
  *  list-offset lists of them at any depth (flattened: the values the lists reach, so offsets not
  *  at 0 and content past the last offset are honoured), weighted by the matching value of
  *  `weights` (NULL: weight 1; else float32 or float64 numbers with the structure of `values`:
- *  the same number of list levels and entries at each, on the same backend). On the GPU each
+ *  the same number of list levels and entries at each, on the same backend). Offsets may have any
+ *  stride; every list reached is checked (Awkward's rule, as jg_array_validate: lists that are
+ *  all empty carry no values wherever they start). On the GPU each
  *  block counts into a private copy of the histogram in shared memory (up to about 3000 bins;
  *  more go straight to global memory), merged with atomic adds; unweighted counts are exact
  *  integers, so host and GPU agree bit for bit; weighted sums may differ in the last bits (the
@@ -153,8 +155,8 @@ typedef struct jg_hist1d {
  *  JG_ESHAPE when weights' levels or entry counts differ from values' (names the level);
  *  JG_EBACKEND for weights on another backend; JG_EDTYPE for non-numeric values or
  *  weights other than float32/float64; JG_ENOTSUP for list nodes with starts/stops, options,
- *  records, regular lists or N-D numbers in this version; JG_EVALUE for offsets outside their
- *  content; JG_ENODEV / JG_ECUDA / JG_EDEVMEM for device arrays; JG_ENOMEM. Synchronous. */
+ *  records, regular lists or N-D numbers in this version; JG_EVALUE for offsets that decrease or leave
+ *  their content (index = the list); JG_ENODEV / JG_ECUDA / JG_EDEVMEM for device arrays; JG_ENOMEM. Synchronous. */
 JG_API jg_status jg_histogram_fill(jg_hist1d *h, const jg_array *values, const jg_array *weights,
                                    jg_stream stream, jg_error *err);
 

@@ -24,7 +24,9 @@
  *   ready on return. Thread-safe.
  * - Statuses common to all: JG_EINVAL (NULL argument or out), JG_EBACKEND (arrays on different
  *   backends: "... is on cuda:0, ... on cpu: copy it with jg_array_to_device"), JG_EVALUE (a list
- *   whose starts/stops leave its content; err->index = the list), JG_ENOTSUP (a layout this
+ *   whose starts/stops leave its content, or offsets that decrease; err->index = the list; an
+ *   empty list may start anywhere), JG_EINDEX (an indexed option's index past its content;
+ *   err->index = its position), JG_ENOTSUP (a layout this
  *   version does not handle, named in the message: regular nodes or N-D numbers where a gather is
  *   needed, unions), JG_ENODEV / JG_EINDEX / JG_ECUDA / JG_EDEVMEM (device failures), JG_ENOMEM,
  *   JG_EOVERFLOW (sizes). Messages start with the function's name. */

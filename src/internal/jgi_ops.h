@@ -96,6 +96,20 @@ JGI_HIDDEN jg_dtype jgi_op_raw_dtype(int64_t itemsize);
 JGI_HIDDEN jg_status jgi_op_counts_to_offsets(jgi_op_ctx *c, const jg_view *counts, jg_len n,
                                               jg_view *offsets, int64_t *total, jg_error *err);
 
+/** Checks the lists [lo, lo + n) of the list-offset node `list` (offsets of any stride, on c's
+ *  backend) with Awkward's rule, the one jg_array_validate applies: no list decreases, and a
+ *  non-empty list stays inside the content (an empty list may start anywhere). Sets
+ *  [*first, *last) to the content range the lists cover: offsets[lo] and offsets[lo + n], or
+ *  [0, 0) when every list is empty, wherever they start; `dense` (may be NULL) gets the n + 1
+ *  offsets as a dense kernel argument. On the device one kernel (offsets_to_counts, its error
+ *  word) and one read of the two ends, each with its wait. Errors: JG_EVALUE "offsets decrease
+ *  at list 7" (index = the first such list), "lists 0..5 cover [-1, 4), outside the content of
+ *  3 entries" (index = the range's first list when it starts below 0, else its last);
+ *  JG_ENOMEM / JG_EDEVMEM / JG_ECUDA. */
+JGI_HIDDEN jg_status jgi_op_offsets_range(jgi_op_ctx *c, const jg_array *list, jg_len lo,
+                                          jg_len n, int64_t *first, int64_t *last,
+                                          jg_kernel_arg *dense, jg_error *err);
+
 /** Waits until the work queued on c->launch.stream is done (no-op on the host). */
 JGI_HIDDEN jg_status jgi_op_sync(const jgi_op_ctx *c, jg_error *err);
 

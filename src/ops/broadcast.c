@@ -403,7 +403,9 @@ static jg_status list_step(walk *w, jg_len L, int depth, level *lv, jg_len *next
           }
         }
       }
-      new_base[k] = lo;
+      /* Empty lists carry no data wherever they start (an empty list may start past the
+       * content): the next depth then walks an empty range from 0. */
+      new_base[k] = hi > lo ? lo : 0;
       if (share < 0 && lo == 0) share = k;
     }
     total = hi0 - lo0;

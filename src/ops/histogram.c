@@ -4,8 +4,10 @@
  * The values a histogram sees are the content elements the array's lists reach. For chains of
  * list-offset nodes these are one contiguous range of the innermost content: the range [a, b) of
  * the top level becomes [offsets[a], offsets[b]) one level down, and so on (offsets not at 0 and
- * content past the last offset are thus honoured). Two offsets per level are read (from the
- * device for device arrays). Other node kinds (list nodes with starts/stops, options, records,
+ * content past the last offset are thus honoured). Offsets may have any stride (a strided slice
+ * is made dense first); every list reached is checked (offsets_to_counts finds a decrease
+ * anywhere), and the first and last offset per level are read (from the device for device
+ * arrays). Lists that are all empty reach no values, wherever they start. Other node kinds (list nodes with starts/stops, options, records,
  * regular) are JG_ENOTSUP in this version. */
 #include <math.h>
 #include <stdlib.h>
@@ -15,6 +17,7 @@
 #include "internal/jgi_check.h"
 #include "internal/jgi_cuda.h"
 #include "internal/jgi_kernel.h"
+#include "internal/jgi_ops.h"
 #include "jagged/ops.h"
 #include "jagged/view.h"
 
@@ -26,26 +29,6 @@ extern JGI_HIDDEN const jg_kernel jgi_kernel_counts_equal;
  * memory of a block. */
 #define SHARED_LIMIT (48 * 1024)
 
-/* Offset i of a 1-D int32|int64 view on the host or a device. */
-static jg_status read_offset(const jg_view *v, jg_len i, int64_t *out, jg_error *err) {
-  if (v->host_accessible) {
-    *out = jgi_view_get_index(v, i);
-    return JG_OK;
-  }
-#if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
-  int64_t wide = 0;
-  int32_t narrow = 0;
-  void *dst = v->dtype == JG_DTYPE_INT32 ? (void *)&narrow : (void *)&wide;
-  JG_CUDA_RETURN_NOT_OK(cudaMemcpy(dst, jgi_view_element_ptr(v, i), (size_t)v->layout.itemsize,
-                                   cudaMemcpyDeviceToHost),
-                        "jg_histogram_fill: reading an offset", err);
-  *out = v->dtype == JG_DTYPE_INT32 ? narrow : wide;
-  return JG_OK;
-#else
-  return jg_error_set(err, JG_ENODEV, -1, "jg_histogram_fill: built without CUDA");
-#endif
-}
-
 /* The leaf of `a` reached through list-offset nodes: the numeric node and the range [*lo, *hi)
  * of its elements; `levels` receives the number of list levels and `sizes` the range size at
  * each (for comparing weights with values). */
@@ -53,12 +36,12 @@ typedef struct reach {
   const jg_array *leaf;
   int64_t lo, hi;
   int levels;
-  int64_t sizes[64];          /* lists at each level */
-  const jg_view *offsets[64]; /* each level's offsets */
-  int64_t first[64];          /* the first list reached at each level */
+  int64_t sizes[64];        /* lists at each level */
+  jg_kernel_arg offsets[64]; /* each level's offsets of the lists reached, dense (sizes + 1) */
 } reach;
 
-static jg_status walk(const jg_array *a, const char *what, reach *r, jg_error *err) {
+static jg_status walk(jgi_op_ctx *c, const jg_array *a, const char *what, reach *r,
+                      jg_error *err) {
   memset(r, 0, sizeof *r);
   int64_t lo = 0, hi = a->length;
   for (;;) {
@@ -68,19 +51,10 @@ static jg_status walk(const jg_array *a, const char *what, reach *r, jg_error *e
                  "list-offset lists of them", what, jgi_array_node_name(a->kind));
     JG_RETURN_IF(r->levels == 64, JG_ENOTSUP, err, "jg_histogram_fill: %s is nested too deeply",
                  what);
-    JG_RETURN_IF(a->buffers[0].layout.strides[0] != 1, JG_ENOTSUP, err,
-                 "jg_histogram_fill: %s has strided offsets; this version takes contiguous ones",
-                 what);
-    r->offsets[r->levels] = &a->buffers[0];
-    r->first[r->levels] = lo;
-    r->sizes[r->levels++] = hi - lo;
     int64_t nlo = 0, nhi = 0;
-    if (hi > lo) {
-      JG_RETURN_NOT_OK(read_offset(&a->buffers[0], lo, &nlo, err));
-      JG_RETURN_NOT_OK(read_offset(&a->buffers[0], hi, &nhi, err));
-    }
-    JG_RETURN_IF(nhi < nlo || nlo < 0 || nhi > a->children[0]->length, JG_EVALUE, err,
-                 "jg_histogram_fill: %s has offsets outside its content", what);
+    JG_RETURN_NOT_OK(
+        jgi_op_offsets_range(c, a, lo, hi - lo, &nlo, &nhi, &r->offsets[r->levels], err));
+    r->sizes[r->levels++] = hi - lo;
     lo = nlo;
     hi = nhi;
     a = a->children[0];
@@ -97,21 +71,18 @@ static jg_status walk(const jg_array *a, const char *what, reach *r, jg_error *e
 
 /* JG_OK when every list of level k has as many entries in `w` as in `v` (kernel counts_equal on
  * the arrays' backend). */
-static jg_status same_counts(const reach *v, const reach *w, int k, jg_error *err) {
+static jg_status same_counts(jgi_op_ctx *c, const reach *v, const reach *w, int k,
+                             jg_error *err) {
   const int64_t n = v->sizes[k];
   if (n == 0) return JG_OK;
-  const jg_view *a = v->offsets[k], *b = w->offsets[k];
-  jg_device da = a->device, db = b->device;
-  if (a->host_accessible) da = (jg_device)JG_DEVICE_HOST_INIT;
-  if (b->host_accessible) db = (jg_device)JG_DEVICE_HOST_INIT;
-  jg_kernel_arg args[5] = {
-      jg_arg_i64(n),
-      jg_arg_array(jgi_view_element_ptr(a, v->first[k]), n, a->dtype, da),
-      jg_arg_array(jgi_view_element_ptr(a, v->first[k] + 1), n, a->dtype, da),
-      jg_arg_array(jgi_view_element_ptr(b, w->first[k]), n, b->dtype, db),
-      jg_arg_array(jgi_view_element_ptr(b, w->first[k] + 1), n, b->dtype, db)};
+  const jg_kernel_arg *a = &v->offsets[k], *b = &w->offsets[k];
+  jg_kernel_arg sa = *a, ta = *a, sb = *b, tb = *b;
+  sa.v.array.length = ta.v.array.length = sb.v.array.length = tb.v.array.length = n;
+  ta.v.array.data = (char *)a->v.array.data + jg_dtype_itemsize(a->dtype);
+  tb.v.array.data = (char *)b->v.array.data + jg_dtype_itemsize(b->dtype);
+  const jg_kernel_arg args[5] = {jg_arg_i64(n), sa, ta, sb, tb};
   jg_error e;
-  const jg_status st = jg_kernel_call(&jgi_kernel_counts_equal, args, 5, NULL, &e);
+  const jg_status st = jg_kernel_call(&jgi_kernel_counts_equal, args, 5, &c->launch, &e);
   if (st == JG_ESHAPE) {
     return jg_error_set(err, JG_ESHAPE, e.index,
                         "jg_histogram_fill: list %lld at depth %d has a different length "
@@ -156,38 +127,18 @@ static bool numeric_dtype(jg_dtype d) {
   return d >= JG_DTYPE_BOOL && d <= JG_DTYPE_FLOAT64 && d != JG_DTYPE_FLOAT16;
 }
 
-jg_status jg_histogram_fill(jg_hist1d *h, const jg_array *values, const jg_array *weights,
-                            jg_stream stream, jg_error *err) {
-  JG_RETURN_IF(h == NULL || values == NULL, JG_EINVAL, err, "jg_histogram_fill: NULL %s",
-               h == NULL ? "histogram" : "values");
-  JG_RETURN_IF(h->counts == NULL, JG_EINVAL, err, "jg_histogram_fill: h->counts is NULL");
-  JG_RETURN_IF(h->n_bins < 1 || !isfinite(h->lo) || !isfinite(h->hi) || !(h->lo < h->hi),
-               JG_EINVAL, err,
-               "jg_histogram_fill: the axis needs n_bins >= 1 and finite lo < hi (n_bins %lld, "
-               "lo %g, hi %g)", (long long)h->n_bins, h->lo, h->hi);
-  JG_RETURN_IF(h->n_bins > ((int64_t)1 << 40), JG_EINVAL, err,
-               "jg_histogram_fill: %lld bins is too many", (long long)h->n_bins);
-  {
-    /* hi - lo may overflow to inf (every value would go to bin 0), (hi - lo) / n_bins
-     * underflow to 0 (NaN bins), as NumPy's "cannot create finite-sized bins". */
-    const double w = (h->hi - h->lo) / (double)h->n_bins;
-    JG_RETURN_IF(!isfinite(w) || !(w > 0.0), JG_EINVAL, err,
-                 "jg_histogram_fill: the bin width (hi - lo) / n_bins = %g is not a finite, "
-                 "non-zero number (n_bins %lld, lo %g, hi %g)",
-                 w, (long long)h->n_bins, h->lo, h->hi);
-  }
-  if (weights != NULL) {
-    JG_RETURN_NOT_OK(jg_array_check_same_backend(values, "values", weights, "weights", err));
-  }
+/* The work of jg_histogram_fill once its arguments are checked (temporaries in `c`). */
+static jg_status fill(jgi_op_ctx *c, jg_hist1d *h, const jg_array *values,
+                      const jg_array *weights, jg_stream stream, jg_error *err) {
   reach rv, rw;
-  JG_RETURN_NOT_OK(walk(values, "values", &rv, err));
+  JG_RETURN_NOT_OK(walk(c, values, "values", &rv, err));
   const jg_dtype vt = rv.leaf->buffers[0].dtype;
   JG_RETURN_IF(!numeric_dtype(vt), JG_EDTYPE, err,
                "jg_histogram_fill: values are %s; histograms take integers, bools and floats",
                jg_dtype_name(vt));
   jg_dtype wt = JG_DTYPE_FLOAT64;
   if (weights != NULL) {
-    JG_RETURN_NOT_OK(walk(weights, "weights", &rw, err));
+    JG_RETURN_NOT_OK(walk(c, weights, "weights", &rw, err));
     JG_RETURN_IF(rw.levels != rv.levels, JG_ESHAPE, err,
                  "jg_histogram_fill: weights have %d list levels, values %d", rw.levels,
                  rv.levels);
@@ -196,7 +147,7 @@ jg_status jg_histogram_fill(jg_hist1d *h, const jg_array *values, const jg_array
                    "jg_histogram_fill: at depth %d weights have %lld entries, values %lld",
                    k + 1, (long long)rw.sizes[k], (long long)rv.sizes[k]);
     }
-    for (int k = 0; k < rv.levels; ++k) JG_RETURN_NOT_OK(same_counts(&rv, &rw, k, err));
+    for (int k = 0; k < rv.levels; ++k) JG_RETURN_NOT_OK(same_counts(c, &rv, &rw, k, err));
     JG_RETURN_IF(rw.hi - rw.lo != rv.hi - rv.lo, JG_ESHAPE, err,
                  "jg_histogram_fill: weights have %lld numbers, values %lld",
                  (long long)(rw.hi - rw.lo), (long long)(rv.hi - rv.lo));
@@ -296,4 +247,32 @@ jg_status jg_histogram_fill(jg_hist1d *h, const jg_array *values, const jg_array
   jg_buffer_release(vtmp);
   jg_buffer_release(wtmp);
   return st;
+}
+
+jg_status jg_histogram_fill(jg_hist1d *h, const jg_array *values, const jg_array *weights,
+                            jg_stream stream, jg_error *err) {
+  JG_RETURN_IF(h == NULL || values == NULL, JG_EINVAL, err, "jg_histogram_fill: NULL %s",
+               h == NULL ? "histogram" : "values");
+  JG_RETURN_IF(h->counts == NULL, JG_EINVAL, err, "jg_histogram_fill: h->counts is NULL");
+  JG_RETURN_IF(h->n_bins < 1 || !isfinite(h->lo) || !isfinite(h->hi) || !(h->lo < h->hi),
+               JG_EINVAL, err,
+               "jg_histogram_fill: the axis needs n_bins >= 1 and finite lo < hi (n_bins %lld, "
+               "lo %g, hi %g)", (long long)h->n_bins, h->lo, h->hi);
+  JG_RETURN_IF(h->n_bins > ((int64_t)1 << 40), JG_EINVAL, err,
+               "jg_histogram_fill: %lld bins is too many", (long long)h->n_bins);
+  {
+    /* hi - lo may overflow to inf (every value would go to bin 0), (hi - lo) / n_bins
+     * underflow to 0 (NaN bins), as NumPy's "cannot create finite-sized bins". */
+    const double w = (h->hi - h->lo) / (double)h->n_bins;
+    JG_RETURN_IF(!isfinite(w) || !(w > 0.0), JG_EINVAL, err,
+                 "jg_histogram_fill: the bin width (hi - lo) / n_bins = %g is not a finite, "
+                 "non-zero number (n_bins %lld, lo %g, hi %g)",
+                 w, (long long)h->n_bins, h->lo, h->hi);
+  }
+  if (weights != NULL) {
+    JG_RETURN_NOT_OK(jg_array_check_same_backend(values, "values", weights, "weights", err));
+  }
+  jgi_op_ctx c;
+  JG_RETURN_NOT_OK(jgi_op_ctx_init(&c, "jg_histogram_fill", values, stream, err));
+  return jgi_op_ctx_finish(&c, fill(&c, h, values, weights, stream, err), err);
 }

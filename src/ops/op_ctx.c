@@ -8,6 +8,8 @@
 #include "internal/jgi_transfer.h"
 #include "scan/scan.h"
 
+extern JGI_HIDDEN const jg_kernel jgi_kernel_offsets_to_counts;
+
 jg_status jgi_op_ctx_init(jgi_op_ctx *c, const char *fn, const jg_array *a, jg_stream stream,
                           jg_error *err) {
   memset(c, 0, sizeof *c);
@@ -261,4 +263,42 @@ jg_dtype jgi_op_raw_dtype(int64_t itemsize) {
     default:
       return JG_DTYPE_INVALID;
   }
+}
+
+jg_status jgi_op_offsets_range(jgi_op_ctx *c, const jg_array *list, jg_len lo, jg_len n,
+                               int64_t *first, int64_t *last, jg_kernel_arg *dense,
+                               jg_error *err) {
+  const jg_view *ov = &list->buffers[0];
+  const int64_t m = list->children[0]->length;
+  jg_kernel_arg arg;
+  *first = *last = 0;
+  JG_RETURN_NOT_OK(jgi_op_view_arg(c, ov, lo, n + 1, &arg, err));
+  if (dense != NULL) *dense = arg;
+  if (n == 0) return JG_OK;
+  /* A decrease anywhere: the kernel's DECREASING names the first list. */
+  jg_view counts;
+  JG_RETURN_NOT_OK(jgi_op_alloc(c, n, JG_DTYPE_INT64, &counts, err));
+  const jg_kernel_arg cargs[3] = {jg_arg_i64(n), arg, jgi_op_out_arg(&counts)};
+  jg_error e;
+  const jg_status st = jg_kernel_call(&jgi_kernel_offsets_to_counts, cargs, 3, &c->launch, &e);
+  if (st == JG_EVALUE && e.index >= 0) {
+    return jg_error_set(err, JG_EVALUE, lo + e.index, "%s: offsets decrease at list %lld", c->fn,
+                        (long long)(lo + e.index));
+  }
+  if (st != JG_OK) {
+    if (err != NULL) *err = e;
+    return st;
+  }
+  const jg_len ends[2] = {0, n};
+  int64_t v[2];
+  JG_RETURN_NOT_OK(
+      jgi_op_read_ints(c, arg.v.array.data, ov->dtype, ends, 2, v, "first and last offset", err));
+  if (v[1] == v[0]) return JG_OK; /* empty lists only: no data, wherever they start */
+  JG_RETURN_IF_AT(v[0] < 0 || v[1] > m, JG_EVALUE, err, v[0] < 0 ? lo : lo + n - 1,
+                  "%s: lists %lld..%lld cover [%lld, %lld), outside the content of %lld entries",
+                  c->fn, (long long)lo, (long long)(lo + n - 1), (long long)v[0],
+                  (long long)v[1], (long long)m);
+  *first = v[0];
+  *last = v[1];
+  return JG_OK;
 }

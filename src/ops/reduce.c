@@ -269,6 +269,8 @@ static jg_status reduce_lists(jgi_op_ctx *c, const jg_array *list, jg_reducer r,
   if (r != JG_REDUCE_COUNT) {
     args[na++] = jg_arg_i64(m);
     args[na++] = data;
+  } else {
+    args[na++] = jg_arg_i64(content->length); /* counted only, but checked against it */
   }
   const jg_kernel *k = NULL;
   bool mask_ready = false, valid_when = true;
@@ -390,8 +392,9 @@ static jg_status axis_start(jgi_op_ctx *c, const jg_array *list, jg_len length, 
     jg_view counts;
     s->n = list->length;
     JG_RETURN_NOT_OK(jgi_op_alloc(c, s->n, JG_DTYPE_INT64, &counts, err));
-    const jg_kernel_arg a[4] = {jg_arg_i64(s->n), starts, stops, jgi_op_out_arg(&counts)};
-    JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_list_count, a, 4, &c->launch, err));
+    const jg_kernel_arg a[5] = {jg_arg_i64(s->n), starts, stops,
+                                jg_arg_i64(list->children[0]->length), jgi_op_out_arg(&counts)};
+    JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_list_count, a, 5, &c->launch, err));
     JG_RETURN_NOT_OK(
         jgi_op_counts_to_offsets(c, &counts, counts.layout.shape[0], &s->R, &s->total, err));
   } else {

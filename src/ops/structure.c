@@ -145,7 +145,8 @@ static jg_status require_1d(const jg_array *a, jg_error *err) {
 
 /* Option index of `opt`'s n entries (int64, -1 for None, else position in its content + shift)
  * and per-entry flags (valid when negate, else None). A node that is no option counts every
- * entry valid with position i (kind 4). */
+ * entry valid with position i (kind 4). An indexed option's index at or past its content is
+ * JG_EINDEX at the first such entry (the kernel's BAD_INDEX). */
 static jg_status option_index(jgi_op_ctx *c, const jg_array *opt, int64_t shift, bool negate,
                               jg_view *idx, jg_view *flags, jg_error *err) {
   const jg_len n = opt->length;
@@ -174,16 +175,18 @@ static jg_status option_index(jgi_op_ctx *c, const jg_array *opt, int64_t shift,
   jg_view fl;
   if (flags == NULL) flags = &fl;
   JG_RETURN_NOT_OK(jgi_op_alloc(c, n, JG_DTYPE_BOOL, flags, err));
-  const jg_kernel_arg args[9] = {jg_arg_i64(n),
-                                 jg_arg_i64(kind),
-                                 jg_arg_i64(opt->valid_when ? 1 : 0),
-                                 jg_arg_i64(opt->bit_offset),
-                                 jg_arg_i64(shift),
-                                 jg_arg_i64(negate ? 1 : 0),
-                                 mask,
-                                 jgi_op_out_arg(idx),
-                                 jgi_op_out_arg(flags)};
-  return jg_kernel_call(&jgi_kernel_option_index, args, 9, &c->launch, err);
+  const jg_len m = kind == 3 ? opt->children[0]->length : 0;
+  const jg_kernel_arg args[10] = {jg_arg_i64(n),
+                                  jg_arg_i64(kind),
+                                  jg_arg_i64(opt->valid_when ? 1 : 0),
+                                  jg_arg_i64(opt->bit_offset),
+                                  jg_arg_i64(shift),
+                                  jg_arg_i64(negate ? 1 : 0),
+                                  jg_arg_i64(m),
+                                  mask,
+                                  jgi_op_out_arg(idx),
+                                  jgi_op_out_arg(flags)};
+  return jg_kernel_call(&jgi_kernel_option_index, args, 10, &c->launch, err);
 }
 
 /* Lists normalised to int64. */
@@ -417,14 +420,8 @@ static jg_status flatten1(jgi_op_ctx *c, const jg_array *a, int depth, jg_array 
     /* Zero-copy: the content between the first and the last offset. */
     const jg_len n = a->length;
     const jg_array *content = a->children[0];
-    if (n == 0) return jg_array_slice(content, 0, 0, out, err);
     int64_t first = 0, last = 0;
-    JG_RETURN_NOT_OK(read_i64(c, &a->buffers[0], 0, &first, err));
-    JG_RETURN_NOT_OK(read_i64(c, &a->buffers[0], n, &last, err));
-    if (first == last) return jg_array_slice(content, 0, 0, out, err);
-    JG_RETURN_IF_AT(first > last || first < 0 || last > content->length, JG_EVALUE, err, -1,
-                    "offsets [%lld, %lld] leave the content of %lld entries", (long long)first,
-                    (long long)last, (long long)content->length);
+    JG_RETURN_NOT_OK(jgi_op_offsets_range(c, a, 0, n, &first, &last, NULL, err));
     return jg_array_slice(content, first, last, out, err);
   }
   if (a->kind == JG_NODE_REGULAR) {

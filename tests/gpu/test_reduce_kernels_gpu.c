@@ -309,10 +309,10 @@ static void test_list_count_direct(void **state) {
   const jg_kernel *k = kernel("list_count");
   int64_t o[N + 1] = {SENTINEL, SENTINEL, SENTINEL, SENTINEL, SENTINEL, SENTINEL};
   void *dout = to_dev(o, sizeof o);
-  jg_kernel_arg a[4] = {jg_arg_i64(N),
+  jg_kernel_arg a[5] = {jg_arg_i64(N),
                         jg_arg_array(to_dev(kStarts32, sizeof kStarts32), N, JG_DTYPE_INT32, kDev),
                         jg_arg_array(to_dev(kStops32, sizeof kStops32), N, JG_DTYPE_INT32, kDev),
-                        jg_arg_array(dout, N + 1, JG_DTYPE_INT64, kDev)};
+                        jg_arg_i64(10), jg_arg_array(dout, N + 1, JG_DTYPE_INT64, kDev)};
   call_ok(k, a, NULL);
   to_host(o, dout, sizeof o);
   const int64_t want[N + 1] = {3, 0, 2, 6, 1, SENTINEL};
@@ -371,7 +371,8 @@ static void test_list_mean_direct(void **state) {
 }
 
 /* BAD_RANGE from the device: stops < starts at list 2 and a list past m at 4 (list 2 is
- * reported); then bad lists at 2100, 2200 and 4500 of 5000, under a grid of 3 blocks. */
+ * reported); then bad lists at 2100, 2200 and 4500 of 5000, under a grid of 3 blocks; then a
+ * list past m at 1 before one starting below 0 at 2 (list_count too, which reads no content). */
 static void test_bad_range_direct(void **state) {
   (void)state;
   static double content[8] = {1, 2, 3, 4, 5, 6, 7, 8};
@@ -381,9 +382,15 @@ static void test_bad_range_direct(void **state) {
   static bool out_b[5000];
   for (int i = 0; i < 7; ++i) {
     const jg_kernel *k = kernel(kKernels[i]);
-    for (int c = 0; c < 2; ++c) {
+    for (int c = 0; c < 3; ++c) {
       int64_t n, index;
-      if (c == 0) {
+      if (c == 2) {
+        const int64_t s5[4] = {0, 4, -2, 3}, e5[4] = {1, 9, 1, 3};
+        memcpy(s, s5, sizeof s5);
+        memcpy(e, e5, sizeof e5);
+        n = 4;
+        index = 1;
+      } else if (c == 0) {
         const int64_t s4[5] = {0, 1, 3, 0, 0}, e4[5] = {1, 2, 2, 0, 9};
         memcpy(s, s4, sizeof s4);
         memcpy(e, e4, sizeof e4);
@@ -423,7 +430,6 @@ static void test_bad_range_direct(void **state) {
                      : jg_arg_array(to_dev(out_i64, (size_t)n * 8), n, JG_DTYPE_INT64, kDev);
         }
       }
-      /* list_count ignores m: list 4 is fine there, list 2 is its first bad list too. */
       char message[200];
       snprintf(message, sizeof message,
                "%s: list %lld has stops < starts or reaches outside the content", kKernels[i],

@@ -388,7 +388,7 @@ static void test_errors(void **state) {
   /* an indexed option pointing past its content */
   static const int64_t idx[] = {0, 5};
   jg_array *m[2] = {jgt_indexed(idx, 2, JG_DTYPE_INT64, flat(p, 2)), flat(p, 2)};
-  check_error(2, m, JG_EVALUE, "points past the content", 1);
+  check_error(2, m, JG_EINDEX, "points past the content", 1);
   /* bad arguments */
   jgi_op_ctx ctx;
   jg_array *x = x3();

@@ -8,7 +8,8 @@
  *     written;
  *   - empty lists that start anywhere (Awkward's rule), no lists at all;
  *   - every BAD_RANGE case (stops < starts, a non-empty list before 0 or past m, a negative m,
- *     and for list_count a length beyond INT64_MAX) with its index and message, the smallest
+ *     for list_count too, which counts without reading the content) with its index and
+ *     message, the smallest
  *     bad list when there are several (also across the OpenMP chunks of 1024 lists);
  *   - the parameter lists the array operations (src/ops) rely on;
  *   - jg_kernel_parity of "openmp" against "c" over the kernels' own parity cases (or "c"
@@ -412,31 +413,31 @@ static void test_list_count_values(void **state) {
     int64_t o[N + 1];
     const int64_t want[N + 1] = {3, 0, 2, 6, 1, SENTINEL};
     for (int wide = 0; wide < 2; ++wide) {
-      jg_kernel_arg a[4] = {jg_arg_i64(N),
+      jg_kernel_arg a[5] = {jg_arg_i64(N),
                             wide ? jg_arg_array((void *)kStarts64, N, JG_DTYPE_INT64, HOST)
                                  : jg_arg_array((void *)kStarts32, N, JG_DTYPE_INT32, HOST),
                             wide ? jg_arg_array((void *)kStops64, N, JG_DTYPE_INT64, HOST)
                                  : jg_arg_array((void *)kStops32, N, JG_DTYPE_INT32, HOST),
-                            jg_arg_array(o, N + 1, JG_DTYPE_INT64, HOST)};
+                            jg_arg_i64(10), jg_arg_array(o, N + 1, JG_DTYPE_INT64, HOST)};
       fill_i64(o, N + 1, SENTINEL);
       run_ok(k, impl, a);
       assert_i64s(o, want, N + 1);
     }
-    /* No content: lists anywhere, the longest that fits ([INT64_MIN, -1], INT64_MAX elements),
-     * empty lists at the extremes. */
-    const int64_t s[4] = {INT64_MIN, -50, INT64_MAX, INT64_MIN};
-    const int64_t e[4] = {-1, 50, INT64_MAX, INT64_MIN};
-    jg_kernel_arg b[4] = {jg_arg_i64(4), jg_arg_array((void *)s, 4, JG_DTYPE_INT64, HOST),
+    /* The whole content of INT64_MAX elements (m is a length, never a buffer here), a list
+     * ending exactly at m, empty lists at the extremes. */
+    const int64_t s[4] = {0, INT64_MAX - 100, INT64_MAX, INT64_MIN};
+    const int64_t e[4] = {INT64_MAX, INT64_MAX, INT64_MAX, INT64_MIN};
+    jg_kernel_arg b[5] = {jg_arg_i64(4), jg_arg_array((void *)s, 4, JG_DTYPE_INT64, HOST),
                           jg_arg_array((void *)e, 4, JG_DTYPE_INT64, HOST),
-                          jg_arg_array(o, 4, JG_DTYPE_INT64, HOST)};
+                          jg_arg_i64(INT64_MAX), jg_arg_array(o, 4, JG_DTYPE_INT64, HOST)};
     run_ok(k, impl, b);
     assert_int_equal(o[0], INT64_MAX);
     assert_int_equal(o[1], 100);
     assert_int_equal(o[2], 0);
     assert_int_equal(o[3], 0);
     /* No lists: nothing is read or written (NULL arrays of length 0). */
-    jg_kernel_arg z[4] = {jg_arg_i64(0), jg_arg_array(NULL, 0, JG_DTYPE_INT32, HOST),
-                          jg_arg_array(NULL, 0, JG_DTYPE_INT32, HOST),
+    jg_kernel_arg z[5] = {jg_arg_i64(0), jg_arg_array(NULL, 0, JG_DTYPE_INT32, HOST),
+                          jg_arg_array(NULL, 0, JG_DTYPE_INT32, HOST), jg_arg_i64(0),
                           jg_arg_array(NULL, 0, JG_DTYPE_INT64, HOST)};
     run_ok(k, impl, z);
   }
@@ -708,14 +709,13 @@ static void test_bad_range(void **state) {
   (void)state;
   for (int i = 0; i < 7; ++i) {
     const char *name = kKernels[i];
-    const bool count = strcmp(name, "list_count") == 0;
     /* stops < starts at list 1, also at list 3. */
     const int64_t s1[4] = {0, 3, 0, 5}, e1[4] = {2, 2, 1, 4};
     bad_range(name, s1, e1, 4, 8, 1);
     /* stops < starts among empty lists, with m = 0. */
     const int64_t s1b[3] = {4, 4, 4}, e1b[3] = {4, 4, 3};
     bad_range(name, s1b, e1b, 3, 0, 2);
-    if (!count) {
+    {
       /* A non-empty list starting before 0 at list 2 (an empty one at -3 before it is fine). */
       const int64_t s2[3] = {0, -3, -1}, e2[3] = {1, -3, 2};
       bad_range(name, s2, e2, 3, 8, 2);
@@ -741,24 +741,19 @@ static void test_bad_range(void **state) {
     e7[2200] = -1;
     bad_range(name, s7, e7, 5000, 8, 2100);
   }
-  /* list_count only: a length beyond INT64_MAX ([INT64_MIN, 0]) at list 1. */
-  const int64_t s8[2] = {0, INT64_MIN}, e8[2] = {5, 0};
-  const jg_kernel *k = kernel("list_count");
-  int64_t out[2];
-  jg_kernel_arg a[4] = {jg_arg_i64(2), jg_arg_array((void *)s8, 2, JG_DTYPE_INT64, HOST),
-                        jg_arg_array((void *)e8, 2, JG_DTYPE_INT64, HOST),
-                        jg_arg_array(out, 2, JG_DTYPE_INT64, HOST)};
-  expect_error(k, a, JG_EVALUE, 1,
-               "list_count: list 1 has stops < starts or reaches outside the content");
-  /* Other kernels: a list past m is an error, list_count does not look at m at all. */
-  const int64_t s9[2] = {0, 0}, e9[2] = {3, 100};
-  jg_kernel_arg b[4] = {jg_arg_i64(2), jg_arg_array((void *)s9, 2, JG_DTYPE_INT64, HOST),
-                        jg_arg_array((void *)e9, 2, JG_DTYPE_INT64, HOST),
-                        jg_arg_array(out, 2, JG_DTYPE_INT64, HOST)};
-  for (size_t h = 0; h < jg_kernel_host_impl_count(k); ++h) {
-    run_ok(k, jg_kernel_host_impl_name(k, h), b);
-    assert_int_equal(out[0], 3);
-    assert_int_equal(out[1], 100);
+  /* Lengths beyond INT64_MAX ([INT64_MIN, 0], [-1, INT64_MAX]) start below 0: bad (no
+   * difference overflows before the check). */
+  const int64_t s8[3] = {0, INT64_MIN, -1}, e8[3] = {5, 0, INT64_MAX};
+  static double content8[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  for (int i = 0; i < 7; ++i) {
+    const jg_kernel *k = kernel(kKernels[i]);
+    char message[200];
+    snprintf(message, sizeof message,
+             "%s: list 1 has stops < starts or reaches outside the content", kKernels[i]);
+    generic_call *g = &g_call;
+    memset(g, 0, sizeof *g);
+    generic_args(k, g, 3, s8, e8, true, 8, content8, 8, 3);
+    expect_error(k, g->args, JG_EVALUE, 1, message);
   }
 }
 
@@ -769,7 +764,7 @@ static void test_parameters(void **state) {
   (void)state;
   static const char *const params[7] = {
       "n starts stops m content op out", "n starts stops m content op out valid",
-      "n starts stops m content op out", "n starts stops out",
+      "n starts stops m content op out", "n starts stops m out",
       "n starts stops m content out",    "n starts stops m content op out",
       "n starts stops m content out"};
   static const size_t variants[7] = {22, 22, 22, 2, 22, 22, 22};

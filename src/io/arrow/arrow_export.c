@@ -21,6 +21,9 @@
 #include "internal/jgi_transfer.h"
 #include "io/arrow/arrow_internal.h"
 #include "jagged/arrow.h"
+#include "jagged/kernel.h"
+
+extern JGI_HIDDEN const jg_kernel jgi_kernel_offsets_to_counts;
 
 /** Longest field path kept for messages ("$.muons[].pt"); longer paths are truncated. */
 #define PATH_SIZE 256
@@ -400,6 +403,81 @@ static jg_status export_numeric(const export_ctx *ctx, const jg_array *a, jg_len
   return st;
 }
 
+/* Checks the len + 1 dense offsets at *ptr (lists start .. start + len - 1 of the list-offset
+ * node `a`, on ctx's device) with the rule jg_array_validate applies, as Arrow requires them:
+ * none decreases (offsets_to_counts, its error word), and the lists that hold values stay within
+ * the content, which is exported whole. Lists that are all empty carry no data wherever they
+ * start: their offsets become zeros (a new buffer in *own, *ptr and *keep pointing at it), which
+ * Arrow accepts over any child. Errors: JG_EVALUE naming the list. */
+static jg_status list_offsets_for_arrow(const export_ctx *ctx, const jg_array *a, jg_len start,
+                                        jg_len len, const char *path, const void **ptr,
+                                        jg_buffer **keep, jg_buffer **own, jg_error *err) {
+  if (len == 0) return JG_OK;
+  const jg_dtype dt = a->buffers[0].dtype;
+  const int64_t isz = jg_dtype_itemsize(dt), m = a->children[0]->length;
+  const jg_device dev = ctx->cuda ? (jg_device){JG_DEVICE_CUDA, ctx->device_id}
+                                  : (jg_device)JG_DEVICE_HOST_INIT;
+  jg_buffer *counts = NULL;
+  JG_RETURN_NOT_OK(ctx_alloc(ctx, (size_t)len * sizeof(int64_t), &counts, err));
+  jg_launch l;
+  memset(&l, 0, sizeof l);
+  l.stream = ctx->stream;
+  const jg_kernel_arg args[3] = {jg_arg_i64(len), jg_arg_array((void *)*ptr, len + 1, dt, dev),
+                                 jg_arg_array(jg_buffer_data(counts), len, JG_DTYPE_INT64, dev)};
+  jg_error e;
+  jg_status st = jg_kernel_call(&jgi_kernel_offsets_to_counts, args, 3, ctx->cuda ? &l : NULL, &e);
+  jg_buffer_release(counts);
+  if (st == JG_EVALUE && e.index >= 0) {
+    return jg_error_set(err, JG_EVALUE, start + e.index,
+                        "list %lld of the list-offset node at %s: offsets decrease",
+                        (long long)(start + e.index), path);
+  }
+  if (st != JG_OK) {
+    if (err != NULL) *err = e;
+    return st;
+  }
+  int64_t ends[2] = {0, 0};
+  for (int k = 0; k < 2; ++k) {
+    const char *p = (const char *)*ptr + (k == 0 ? 0 : len * isz);
+    int32_t narrow = 0;
+    void *dst = dt == JG_DTYPE_INT32 ? (void *)&narrow : (void *)&ends[k];
+    if (ctx->cuda) {
+#if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
+      JG_CUDA_RETURN_NOT_OK(cudaMemcpy(dst, p, (size_t)isz, cudaMemcpyDeviceToHost),
+                            "reading an offset", err);
+#endif
+    } else {
+      memcpy(dst, p, (size_t)isz);
+    }
+    if (dt == JG_DTYPE_INT32) ends[k] = narrow;
+  }
+  if (ends[1] > ends[0]) {
+    JG_RETURN_IF_AT(ends[0] < 0 || ends[1] > m, JG_EVALUE, err, ends[0] < 0 ? start : start + len - 1,
+                    "lists %lld..%lld of the list-offset node at %s cover [%lld, %lld), outside "
+                    "the content of %lld entries",
+                    (long long)start, (long long)(start + len - 1), path, (long long)ends[0],
+                    (long long)ends[1], (long long)m);
+    return JG_OK;
+  }
+  if (ends[0] == 0) return JG_OK;
+  /* Empty lists away from 0: zeros. */
+  jg_buffer_release(*own);
+  *own = NULL;
+  JG_RETURN_NOT_OK(ctx_alloc(ctx, (size_t)((len + 1) * isz), own, err));
+  if (ctx->cuda) {
+#if defined(JG_HAVE_CUDA) && JG_HAVE_CUDA
+    st = jgi_cuda_error(err, cudaMemsetAsync(jg_buffer_data(*own), 0, (size_t)((len + 1) * isz),
+                                             (cudaStream_t)ctx->stream),
+                        "cudaMemsetAsync");
+#endif
+  } else {
+    memset(jg_buffer_data(*own), 0, (size_t)((len + 1) * isz));
+  }
+  *ptr = jg_buffer_data(*own);
+  *keep = *own;
+  return st;
+}
+
 static jg_status export_list_offset(const export_ctx *ctx, const jg_array *a, jg_len start,
                                     jg_len len, const validity *valid, const char *name,
                                     const char *path, struct ArrowSchema *schema,
@@ -419,8 +497,13 @@ static jg_status export_list_offset(const export_ctx *ctx, const jg_array *a, jg
     ptr = jg_buffer_data(own);
     keep = own;
   }
+  jg_status st = list_offsets_for_arrow(ctx, a, start, len, path, &ptr, &keep, &own, err);
+  if (st != JG_OK) {
+    jg_buffer_release(own);
+    return st;
+  }
   const char *fmt = o->dtype == JG_DTYPE_INT32 ? "+l" : "+L";
-  jg_status st = schema_init(schema, fmt, name, valid != NULL ? ARROW_FLAG_NULLABLE : 0, 1, err);
+  st = schema_init(schema, fmt, name, valid != NULL ? ARROW_FLAG_NULLABLE : 0, 1, err);
   if (st == JG_OK) st = array_init(array, len, 2, 1, err);
   if (st == JG_OK) {
     attach_validity(array, valid);

@@ -273,13 +273,17 @@ jg_status jgi_arrow_convert_list(const jg_array *a, jg_len start, jg_len len, jg
   for (jg_len i = 0; i < len; ++i) {
     const int64_t s = jgi_view_get_index(sv, start + i);
     const int64_t t = jgi_view_get_index(tv, start + i);
-    JG_RETURN_IF_AT(s < 0 || t < s || t > clen, JG_EVALUE, err, start + i,
+    /* Awkward's rule, as jg_array_validate: an empty list may start anywhere. */
+    JG_RETURN_IF_AT(t < s || (s < t && (s < 0 || t > clen)), JG_EVALUE, err, start + i,
                     "list %lld spans [%lld, %lld), not within the content's %lld entries",
                     (long long)(start + i), (long long)s, (long long)t, (long long)clen);
     if (i > 0 && s != jgi_view_get_index(tv, start + i - 1)) contiguous = false;
     JG_RETURN_IF(jgi_add_overflow(total, t - s, &total), JG_EOVERFLOW, err,
                  "total list length overflows int64");
   }
+  /* Lists that are all empty are written from 0, wherever they start (the gather below, of
+   * nothing). */
+  if (total == 0) contiguous = false;
   /* Offsets keep int32 when their values fit. */
   int64_t maxval = total;
   if (contiguous && len > 0) maxval = jgi_view_get_index(tv, start + len - 1);
@@ -340,10 +344,17 @@ jg_status jgi_arrow_convert_indexed(const jg_array *a, jg_len start, jg_len len,
   jg_status st = new_vector(JG_DTYPE_UINT8, nbytes, &mb, &mv, (void **)&bits, err);
   if (st == JG_OK) {
     if (nbytes > 0) memset(bits, 0, (size_t)nbytes);
-    for (jg_len i = 0; i < len; ++i) {
+    const jg_len m = a->children[0]->length;
+    for (jg_len i = 0; i < len && st == JG_OK; ++i) {
       const int64_t k = jgi_view_get_index(&a->buffers[0], start + i);
       idx[i] = k < 0 ? -1 : k;
       if (k >= 0) bits[i / 8] |= (uint8_t)(1u << (i % 8));
+      if (k >= m) {
+        st = jg_error_set(err, JG_EINDEX, start + i,
+                          "the option index at position %lld points past the content (index "
+                          "%lld, %lld entries)",
+                          (long long)(start + i), (long long)k, (long long)m);
+      }
     }
   }
   jg_array *content = NULL;

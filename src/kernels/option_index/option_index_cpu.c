@@ -5,14 +5,16 @@
  * index, or always for kind 4), out[i] gets its position in the option's content plus `shift`
  * (i for masks and kind 4, index[i] for kind 3) or -1, and flags[i] whether it is valid (negate)
  * or None. The caller sizes `mask`: n entries (kinds 0 and 3), ceil((bit_offset + n) / 8) bytes
- * (kinds 1 and 2), anything for kind 4; an unknown kind reads nothing and writes -1 / None. */
+ * (kinds 1 and 2), anything for kind 4; an unknown kind reads nothing and writes -1 / None.
+ * An index at or past the content's m entries stops the loop: BAD_INDEX (JG_EINDEX) at the
+ * first such entry, out[i] = -1 there, entries after it unwritten. */
 #include "jgk_option_index.h"
 
 #define OPTION_INDEX(M, S)                                                                    \
   jg_status jgk_option_index_c_##S(int64_t n, int64_t kind, int64_t valid_when,              \
                                    int64_t bit_offset, int64_t shift, int64_t negate,         \
-                                   const M *mask, int64_t *out, bool *flags, jg_error *err) { \
-    (void)err;                                                                                \
+                                   int64_t m, const M *mask, int64_t *out, bool *flags,       \
+                                   jg_error *err) {                                           \
     for (int64_t i = 0; i < n; ++i) {                                                         \
       bool valid = false;                                                                     \
       int64_t pos = i;                                                                        \
@@ -26,6 +28,11 @@
       } else if (kind == 3) {                                                                 \
         pos = (int64_t)mask[i];                                                               \
         valid = pos >= 0;                                                                     \
+        if (pos >= m) {                                                                       \
+          out[i] = -1;                                                                        \
+          flags[i] = negate == 0;                                                             \
+          return jgk_option_index_error(err, JGK_OPTION_INDEX_BAD_INDEX, i);                  \
+        }                                                                                     \
       } else if (kind == 4) {                                                                 \
         valid = true;                                                                         \
       }                                                                                       \

@@ -1,22 +1,25 @@
 /* option_index_parity.c: parity cases of kernel "option_index" (option_index.json), every mask
  * type: each case runs one kind (byte mask, bit mask LSB / MSB with a bit offset, index, none) at
  * lengths 0, 1, 32, 1024, 4096 and 2^20 + 1, with random masks (about one entry in three None),
- * shifts and both flag senses. out and flags have 3 entries more than n, so a side that writes
+ * shifts and both flag senses; and the data error: indexes past the content late in 2^20 + 1
+ * entries, another later still. out and flags have 3 entries more than n, so a side that writes
  * past n shows up as a difference in the tail. */
 #include "jgk_option_index.h"
 
-#define N_CASES 9
+#define N_CASES 10
 
 jg_status jgk_option_index_parity(jg_parity_ctx *ctx, int case_index, jg_kernel_arg *args,
                                   void *user, jg_error *err) {
   (void)user;
-  static const int64_t ns[N_CASES] = {0, 1, 32, 1024, 4096, (1 << 20) + 1, 33, 4097, 1000};
-  static const int64_t kinds[N_CASES] = {0, 3, 0, 1, 2, 3, 1, 0, 4};
+  static const int64_t ns[N_CASES] = {0, 1, 32, 1024, 4096, (1 << 20) + 1, 33, 4097, 1000,
+                                          (1 << 20) + 1};
+  static const int64_t kinds[N_CASES] = {0, 3, 0, 1, 2, 3, 1, 0, 4, 3};
   static const char *const names[N_CASES] = {"no entries",        "one entry, index",
                                              "32, byte mask",     "1024, bit mask LSB",
                                              "4096, bit mask MSB", "2^20 + 1, index",
                                              "33, bit mask LSB, bit offset 5", "4097, byte mask",
-                                             "1000, no option"};
+                                             "1000, no option",
+                                             "2^20 + 1, index past the content late, another later"};
   if (case_index < 0 || case_index >= N_CASES) {
     return jg_error_set(err, JG_EINVAL, case_index, "option_index parity: no case %d", case_index);
   }
@@ -44,14 +47,26 @@ jg_status jgk_option_index_parity(jg_parity_ctx *ctx, int case_index, jg_kernel_
       default: ((int64_t *)mask)[i] = v; break;
     }
   }
+  if (case_index == 9) { /* the values are at most 100: m = 101 makes exactly these two bad */
+    for (int64_t i = 700001; i < n; i += 200000) {
+      switch (dt) {
+        case JG_DTYPE_BOOL: break; /* bool cannot hold 101: this variant has no bad entry */
+        case JG_DTYPE_INT8: ((int8_t *)mask)[i] = 101; break;
+        case JG_DTYPE_UINT8: ((uint8_t *)mask)[i] = 101; break;
+        case JG_DTYPE_INT32: ((int32_t *)mask)[i] = 101; break;
+        default: ((int64_t *)mask)[i] = 101; break;
+      }
+    }
+  }
   args[0] = jg_arg_i64(n);
   args[1] = jg_arg_i64(kind);
   args[2] = jg_arg_i64((int64_t)(case_index & 1));
   args[3] = jg_arg_i64(bit_offset);
   args[4] = jg_arg_i64(case_index == 5 ? 1000 : 0);
   args[5] = jg_arg_i64((int64_t)((case_index >> 1) & 1));
-  args[6] = jg_arg_array(mask, mlen, dt, (jg_device)JG_DEVICE_HOST_INIT);
-  args[7] = jg_arg_array(out, n + 3, JG_DTYPE_INT64, (jg_device)JG_DEVICE_HOST_INIT);
-  args[8] = jg_arg_array(flags, n + 3, JG_DTYPE_BOOL, (jg_device)JG_DEVICE_HOST_INIT);
+  args[6] = jg_arg_i64(case_index == 1 ? 1 : 101); /* case 1: one index, bad when it is >= 1 */
+  args[7] = jg_arg_array(mask, mlen, dt, (jg_device)JG_DEVICE_HOST_INIT);
+  args[8] = jg_arg_array(out, n + 3, JG_DTYPE_INT64, (jg_device)JG_DEVICE_HOST_INIT);
+  args[9] = jg_arg_array(flags, n + 3, JG_DTYPE_BOOL, (jg_device)JG_DEVICE_HOST_INIT);
   return JG_OK;
 }
