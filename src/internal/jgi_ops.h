@@ -96,6 +96,15 @@ JGI_HIDDEN jg_dtype jgi_op_raw_dtype(int64_t itemsize);
 JGI_HIDDEN jg_status jgi_op_counts_to_offsets(jgi_op_ctx *c, const jg_view *counts, jg_len n,
                                               jg_view *offsets, int64_t *total, jg_error *err);
 
+/** The option index of the n = opt->length entries of `opt` (byte-masked, bit-masked or
+ *  indexed-option; any other node counts every entry valid at position i): *idx gets int64
+ *  (entry valid ? its position in opt's content + shift : -1) and *flags (NULL: not kept) bool
+ *  (negate ? valid : None), both new temporaries of `c` (kernel option_index). Errors:
+ *  JG_ENOMEM / JG_EDEVMEM / JG_EOVERFLOW, the kernel's. */
+JGI_HIDDEN jg_status jgi_op_option_index(jgi_op_ctx *c, const jg_array *opt, int64_t shift,
+                                         bool negate, jg_view *idx, jg_view *flags,
+                                         jg_error *err);
+
 /** Waits until the work queued on c->launch.stream is done (no-op on the host). */
 JGI_HIDDEN jg_status jgi_op_sync(const jgi_op_ctx *c, jg_error *err);
 

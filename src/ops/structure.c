@@ -29,7 +29,6 @@
 #include "jagged/structure.h"
 #include "kernels/scan/scan.h"
 
-extern JGI_HIDDEN const jg_kernel jgi_kernel_option_index;
 extern JGI_HIDDEN const jg_kernel jgi_kernel_list_carry;
 extern JGI_HIDDEN const jg_kernel jgi_kernel_list_gather_index;
 extern JGI_HIDDEN const jg_kernel jgi_kernel_list_concat_index;
@@ -144,46 +143,10 @@ static jg_status require_1d(const jg_array *a, jg_error *err) {
 /* ------------------------------------------------------------------------------------------ */
 
 /* Option index of `opt`'s n entries (int64, -1 for None, else position in its content + shift)
- * and per-entry flags (valid when negate, else None). A node that is no option counts every
- * entry valid with position i (kind 4). */
+ * and per-entry flags (valid when negate, else None): jgi_op_option_index. */
 static jg_status option_index(jgi_op_ctx *c, const jg_array *opt, int64_t shift, bool negate,
                               jg_view *idx, jg_view *flags, jg_error *err) {
-  const jg_len n = opt->length;
-  int64_t kind = 4;
-  jg_kernel_arg mask = arg_none(c, JG_DTYPE_BOOL);
-  switch (opt->kind) {
-    case JG_NODE_BYTE_MASKED:
-      kind = 0;
-      JG_RETURN_NOT_OK(jgi_op_view_arg(c, &opt->buffers[0], 0, n, &mask, err));
-      break;
-    case JG_NODE_BIT_MASKED: {
-      kind = opt->lsb_order ? 1 : 2;
-      const jg_len bytes = (opt->bit_offset + n + 7) / 8;
-      JG_RETURN_NOT_OK(jgi_op_view_arg(c, &opt->buffers[0], 0, n == 0 ? 0 : bytes, &mask, err));
-      break;
-    }
-    case JG_NODE_INDEXED_OPTION:
-      kind = 3;
-      JG_RETURN_NOT_OK(jgi_op_view_arg(c, &opt->buffers[0], 0, n, &mask, err));
-      break;
-    default:
-      break;
-  }
-  if (mask.dtype == JG_DTYPE_UINT16) mask.dtype = JG_DTYPE_UINT8; /* never: masks are bytes */
-  JG_RETURN_NOT_OK(jgi_op_alloc(c, n, JG_DTYPE_INT64, idx, err));
-  jg_view fl;
-  if (flags == NULL) flags = &fl;
-  JG_RETURN_NOT_OK(jgi_op_alloc(c, n, JG_DTYPE_BOOL, flags, err));
-  const jg_kernel_arg args[9] = {jg_arg_i64(n),
-                                 jg_arg_i64(kind),
-                                 jg_arg_i64(opt->valid_when ? 1 : 0),
-                                 jg_arg_i64(opt->bit_offset),
-                                 jg_arg_i64(shift),
-                                 jg_arg_i64(negate ? 1 : 0),
-                                 mask,
-                                 jgi_op_out_arg(idx),
-                                 jgi_op_out_arg(flags)};
-  return jg_kernel_call(&jgi_kernel_option_index, args, 9, &c->launch, err);
+  return jgi_op_option_index(c, opt, shift, negate, idx, flags, err);
 }
 
 /* Lists normalised to int64. */
