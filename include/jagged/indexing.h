@@ -47,8 +47,9 @@ extern "C" {
  *    - d >= 1, a jagged mask: at levels 1..d the mask's lists have exactly as many entries as
  *      a's; the result has a's structure with each level-d list holding only the entries where
  *      the mask is true (levels above keep all their lists).
- *  A mask value that is None (a byte-masked or indexed-option node above the mask's bools)
- *  keeps its entry as None, e.g. [[1, 2, 3], [], [4, 5]] masked by [[T, None, F], [], [None, T]]
+ *  A mask value that is None (a byte-masked, bit-masked or indexed-option node above the
+ *  mask's bools, as jagged's builder makes them) keeps its entry as None; lists of the mask
+ *  that never got a value (an empty node, type var * unknown) select nothing, e.g. [[1, 2, 3], [], [4, 5]] masked by [[T, None, F], [], [None, T]]
  *  gives [[1, None], [], [None, 5]]. Where the list of `a` or of the mask is None (at any of
  *  levels 1..d), the result's list is None and the other one's list is not compared.
  *  The issue's cases: [[[0, 1, 2]], [[], [3, 4]], [], [[5], [6, 7, 8, 9]]] filtered by its own
@@ -62,8 +63,7 @@ extern "C" {
  *  3"), a mask list's length differs (err->index = the list, counted at its level: "mask list 3
  *  has 2 entries, the array's list 3 has 3" with "at depth 2" for inner levels), the mask is
  *  deeper than the array ("the mask has 3 list levels, the array only 2"), or the mask's values
- *  are not 1-D; JG_ENOTSUP (an indexed-option or bit-masked node above the mask's bools, a
- *  record inside the mask, a bit-masked option in `a` on the masked path); JG_EVALUE (a list of
+ *  are not 1-D; JG_ENOTSUP (a record inside the mask, a bit-masked option in `a` on the masked path); JG_EVALUE (a list of
  *  either array that leaves its content; err->index = the entry). */
 JG_API jg_status jg_array_mask(const jg_array *a, const jg_array *mask, jg_stream stream,
                                jg_array **out, jg_error *err);
@@ -79,7 +79,8 @@ JG_API jg_status jg_array_mask(const jg_array *a, const jg_array *mask, jg_strea
  *      argmax with keepdims (type n * 1 * ?int64) selects each list's extreme, and its None
  *      (an empty list) gives None: [[1, 2, 3], [], [4, 5]] indexed by [[2], [None], [1]] gives
  *      [[3], [None], [5]].
- *  None values of the index (a byte-masked node above its integers) give None; None lists of
+ *  None values of the index (a byte-masked, bit-masked or indexed-option node above its
+ *  integers) give None; index lists of unknown type (an empty node) select nothing; None lists of
  *  either array give None lists.
  *  Errors: JG_EINDEX for a value outside [-len, len) of its list (err->index = the list: "index
  *  3 is out of range for list 0 of 3 entries"; 1-D: "index 5 is out of range for an array of

@@ -770,14 +770,19 @@ static jg_status fill_at(jgi_op_ctx *c, const jg_array *a, jg_fill_value v, bool
     free(fields);
     return st;
   }
-  if (jgi_node_is_option(a->kind) && a->children[0]->kind == JG_NODE_NUMERIC) {
+  if (jgi_node_is_option(a->kind) &&
+      (a->children[0]->kind == JG_NODE_NUMERIC || a->children[0]->kind == JG_NODE_EMPTY)) {
+    /* Numbers, or None only (an option over an empty node, type ?unknown: the value's type). */
     const jg_array *content = a->children[0];
-    JG_RETURN_NOT_OK(require_1d(content, err));
-    const jg_dtype t = content->buffers[0].dtype;
+    const bool empty = content->kind == JG_NODE_EMPTY;
+    if (!empty) JG_RETURN_NOT_OK(require_1d(content, err));
+    const jg_dtype t = empty ? v.dtype : content->buffers[0].dtype;
     JG_RETURN_IF(!kernel_dtype(t), JG_EDTYPE, err, "cannot fill %s values", jg_dtype_name(t));
     const jg_dtype r = promote(t, v.dtype);
-    jg_kernel_arg data, value;
-    JG_RETURN_NOT_OK(jgi_op_view_arg(c, &content->buffers[0], 0, content->length, &data, err));
+    jg_kernel_arg data = arg_none(c, t), value;
+    if (!empty) {
+      JG_RETURN_NOT_OK(jgi_op_view_arg(c, &content->buffers[0], 0, content->length, &data, err));
+    }
     if (r != t) {
       jg_view cv;
       JG_RETURN_NOT_OK(cast_to(c, data, content->length, r, &cv, err));
@@ -1279,8 +1284,9 @@ static jg_status sort_lists(jgi_op_ctx *c, const jg_array *list, bool ascending,
   const jg_array *C = list->children[0];
   const bool opt = jgi_node_is_option(C->kind);
   const jg_array *leaf = opt ? C->children[0] : C;
-  if (leaf->kind == JG_NODE_EMPTY && C->length == 0) {
-    /* Lists of nothing: every list is empty. */
+  if (leaf->kind == JG_NODE_EMPTY) {
+    /* Lists of nothing (every list empty), or of None only (an option over an empty node, as
+     * the builder makes for nulls alone): no value is read. */
   } else {
     JG_RETURN_IF(leaf->kind != JG_NODE_NUMERIC, JG_ENOTSUP, err,
                  "sorting lists of %s nodes is not supported in this version (sort numbers, "
