@@ -341,6 +341,15 @@ static inline jg_array *jgt_rn_expected(const jgt_rn_case *c) {
   return res;
 }
 
+/* "printout :: type" of `a` into buf (returned). */
+static inline const char *jgt_rn_desc(const jg_array *a, char *buf, size_t size) {
+  char v[3000], t[512];
+  JGT_OK(jg_array_to_string(a, 2900, v, sizeof v, NULL, &jgt_err_));
+  JGT_OK(jg_array_type_string(a, t, sizeof t, NULL, &jgt_err_));
+  snprintf(buf, size, "%s :: %s", v, t);
+  return buf;
+}
+
 /* Runs a case's reduction on `a` (its input, on any backend). */
 static inline jg_status jgt_rn_run(const jgt_rn_case *c, const jg_array *a, jg_stream stream,
                                    jg_array **out, jg_error *err) {

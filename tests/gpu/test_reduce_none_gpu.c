@@ -12,11 +12,7 @@
 static char g_buf[3][4096];
 
 static const char *desc(const jg_array *a, int slot) {
-  char v[3000], t[512];
-  JGT_OK(jg_array_to_string(a, 2900, v, sizeof v, NULL, &jgt_err_));
-  JGT_OK(jg_array_type_string(a, t, sizeof t, NULL, &jgt_err_));
-  snprintf(g_buf[slot], sizeof g_buf[slot], "%s :: %s", v, t);
-  return g_buf[slot];
+  return jgt_rn_desc(a, g_buf[slot], sizeof g_buf[slot]);
 }
 
 /* Every case on cuda:0 with `stream`; returns the failures. */

@@ -9,13 +9,8 @@
 
 static char g_buf[2][4096];
 
-/* Printout and type of `a` into g_buf[slot] ("value :: type"). */
 static const char *desc(const jg_array *a, int slot) {
-  char v[3000], t[512];
-  JGT_OK(jg_array_to_string(a, 2900, v, sizeof v, NULL, &jgt_err_));
-  JGT_OK(jg_array_type_string(a, t, sizeof t, NULL, &jgt_err_));
-  snprintf(g_buf[slot], sizeof g_buf[slot], "%s :: %s", v, t);
-  return g_buf[slot];
+  return jgt_rn_desc(a, g_buf[slot], sizeof g_buf[slot]);
 }
 
 /* Every case of the table against its reference. */
