@@ -310,7 +310,8 @@ static inline jg_array *jgt_rn_expected(const jgt_rn_case *c) {
     case JGT_RN_AX_0: { /* list k of every event merged */
       int64_t most = 0;
       for (int64_t e = 0; e < JGT_RN_NEVENTS; e++) {
-        if (jgt_rn_events[e + 1] - jgt_rn_events[e] > most) most = jgt_rn_events[e + 1] - jgt_rn_events[e];
+        const int64_t cnt = jgt_rn_events[e + 1] - jgt_rn_events[e];
+        if (cnt > most) most = cnt;
       }
       for (int64_t k = 0; k < most; k++) {
         int64_t n = 0;

@@ -49,22 +49,22 @@ extern "C" {
  *      the mask is true (levels above keep all their lists).
  *  A mask value that is None (a byte-masked, bit-masked or indexed-option node above the
  *  mask's bools, as jagged's builder makes them) keeps its entry as None; lists of the mask
- *  that never got a value (an empty node, type var * unknown) select nothing, e.g. [[1, 2, 3], [], [4, 5]] masked by [[T, None, F], [], [None, T]]
- *  gives [[1, None], [], [None, 5]]. Where the list of `a` or of the mask is None (at any of
- *  levels 1..d), the result's list is None and the other one's list is not compared.
- *  The issue's cases: [[[0, 1, 2]], [[], [3, 4]], [], [[5], [6, 7, 8, 9]]] filtered by its own
- *  "is even" mask gives [[[0, 2]], [[], [4]], [], [[], [6, 8]]]; a mask stored as offsets
- *  [0, 3, 5] over [T, F, F, T, T, F, F] on [[0, 1, 2], [3, 4]] gives [[0], [3, 4]].
- *  Arrays: any tree below the masked level (numbers of any dtype and dimension, records, lists,
- *  byte-masked and indexed options); list levels above it may be list-offset, list (starts and
- *  stops in any order) or regular nodes with a byte-masked or indexed-option node on top.
- *  Errors: JG_EDTYPE (the mask's values are not bool: "the mask's values are int32; a mask must
- *  be bool"); JG_ESHAPE: the event mask's length differs ("the mask has 2 entries, the array
- *  3"), a mask list's length differs (err->index = the list, counted at its level: "mask list 3
+ *  that never got a value (an empty node, type var * unknown) select nothing, e.g. [[1, 2, 3], [],
+ *  [4, 5]] masked by [[T, None, F], [], [None, T]] gives [[1, None], [], [None, 5]]. Where the list
+ *  of `a` or of the mask is None (at any of levels 1..d), the result's list is None and the other
+ *  one's list is not compared. The issue's cases: [[[0, 1, 2]], [[], [3, 4]], [], [[5], [6, 7, 8,
+ *  9]]] filtered by its own "is even" mask gives [[[0, 2]], [[], [4]], [], [[], [6, 8]]]; a mask
+ *  stored as offsets [0, 3, 5] over [T, F, F, T, T, F, F] on [[0, 1, 2], [3, 4]] gives [[0], [3,
+ *  4]]. Arrays: any tree below the masked level (numbers of any dtype and dimension, records,
+ *  lists, byte-masked and indexed options); list levels above it may be list-offset, list (starts
+ *  and stops in any order) or regular nodes with a byte-masked or indexed-option node on top.
+ *  Errors: JG_EDTYPE (the mask's values are not bool: "the mask's values are int32; a mask must be
+ *  bool"); JG_ESHAPE: the event mask's length differs ("the mask has 2 entries, the array 3"), a
+ *  mask list's length differs (err->index = the list, counted at its level: "mask list 3
  *  has 2 entries, the array's list 3 has 3" with "at depth 2" for inner levels), the mask is
  *  deeper than the array ("the mask has 3 list levels, the array only 2"), or the mask's values
- *  are not 1-D; JG_ENOTSUP (a record inside the mask, a bit-masked option in `a` on the masked path); JG_EVALUE (a list of
- *  either array that leaves its content; err->index = the entry). */
+ *  are not 1-D; JG_ENOTSUP (a record inside the mask, a bit-masked option in `a` on the masked
+ *  path); JG_EVALUE (a list of either array that leaves its content; err->index = the entry). */
 JG_API jg_status jg_array_mask(const jg_array *a, const jg_array *mask, jg_stream stream,
                                jg_array **out, jg_error *err);
 

@@ -92,15 +92,15 @@ typedef struct jg_reduce_options {
  *  argmax give the position along the reduced axis (the item's index in its list, or the entry's
  *  index for axis 0). Every merged position has at least one value, so no value is None unless
  *  all of them are None values; with mask_identity (the default of min, max, argmin, argmax)
- *  the values get an option type, as in Awkward. keepdims wraps each merged result in a length-1 regular list (type
- *  n * 1 * var * ...; for axis 0 the whole result: 1 * len * ...). Results are computed by
- *  catalog kernels on the array's backend (reduce_axis_start, reduce_axis_lengths,
+ *  the values get an option type, as in Awkward. keepdims wraps each merged result in a length-1
+ *  regular list (type n * 1 * var * ...; for axis 0 the whole result: 1 * len * ...). Results are
+ *  computed by catalog kernels on the array's backend (reduce_axis_start, reduce_axis_lengths,
  *  reduce_axis_children, take, the per-list reducers, reduce_axis_argpos); each level's merged
  *  sizes are scanned and read back to the host (a transfer per level). Floating-point sums,
- *  products and means reduce the values of a merged position in item order on the host and with
- *  the per-list kernels' order on the GPU, so they may differ in the last bits, as at axis -1.
- *  Work per merged position is proportional to the number of items merged: at axis 0 the whole
- *  array (fine for a few merged positions, slow for arrays whose lists are all long).
+ *  products and means reduce the values of a merged position in item order on the host and with the
+ *  per-list kernels' order on the GPU, so they may differ in the last bits, as at axis -1. Work per
+ *  merged position is proportional to the number of items merged: at axis 0 the whole array (fine
+ *  for a few merged positions, slow for arrays whose lists are all long).
  *
  *  `opt` may be NULL (all defaults, axis -1). `a` and the result live on the same backend;
  *  `*out` is a new reference (release it); on error it is NULL.
@@ -111,11 +111,11 @@ typedef struct jg_reduce_options {
  *  the message says so) and for records; JG_ESHAPE for an array without list levels
  *  ("reducing along axis -1 needs a list; the array has type ..."). At other axes: JG_ENOTSUP for
  *  a regular level or None lists (an option above a list level) at or below the reduced axis,
- *  records, or numeric data of ndim > 1. Both: JG_EDTYPE for float16 content (bfloat16 and complex arrays cannot be made);
- *  JG_EVALUE for lists whose starts/stops leave the content (the kernel's BAD_RANGE: the first
- *  bad list in err->index); JG_ENODEV / JG_EINDEX / JG_ECUDA / JG_EDEVMEM for device arrays;
- *  JG_EOVERFLOW / JG_ENOMEM. Kernels and copies run on `opt->stream`; the call synchronises it
- *  before returning, so the result is ready on return. Thread-safe. */
+ *  records, or numeric data of ndim > 1. Both: JG_EDTYPE for float16 content (bfloat16 and complex
+ *  arrays cannot be made); JG_EVALUE for lists whose starts/stops leave the content (the kernel's
+ *  BAD_RANGE: the first bad list in err->index); JG_ENODEV / JG_EINDEX / JG_ECUDA / JG_EDEVMEM for
+ *  device arrays; JG_EOVERFLOW / JG_ENOMEM. Kernels and copies run on `opt->stream`; the call
+ *  synchronises it before returning, so the result is ready on return. Thread-safe. */
 JG_API jg_status jg_array_reduce(const jg_array *a, jg_reducer r, const jg_reduce_options *opt,
                                  jg_array **out, jg_error *err);
 

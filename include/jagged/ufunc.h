@@ -246,9 +246,10 @@ JG_API jg_status jg_array_ufunc2_scalar(jg_ufunc f, const jg_array *x, jg_scalar
  *  [None, 5]) = [1, 5]); None where the condition is None, and where a list of any of the three
  *  is None (broadcasting). When x or y hold None values (an option directly above their
  *  numbers) the result gets a byte-masked option over its numbers (under the condition's own
- *  option, if any: then ??T), else none. All three on one backend; `*out` a new reference there. Errors: as jg_array_ufunc2 (inputs named
- *  "condition", "x", "y"; err->index 0..2 for JG_EBACKEND), JG_EDTYPE for a non-bool condition.
- *  Messages start with "jg_array_where". Synchronous on `stream`. */
+ *  option, if any: then ??T), else none. All three on one backend; `*out` a new reference there.
+ *  Errors: as jg_array_ufunc2 (inputs named "condition", "x", "y"; err->index 0..2 for
+ *  JG_EBACKEND), JG_EDTYPE for a non-bool condition. Messages start with "jg_array_where".
+ *  Synchronous on `stream`. */
 JG_API jg_status jg_array_where(const jg_array *condition, const jg_array *x, const jg_array *y,
                                 jg_stream stream, jg_array **out, jg_error *err);
 

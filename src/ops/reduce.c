@@ -372,8 +372,9 @@ static jg_status reduce_lists(jgi_op_ctx *c, const jg_array *list, jg_reducer r,
  * Every slot has at least one contributor, so no result is None unless all of a slot's values
  * are None (an option above the leaf: drop_none removes those contributors); with
  * mask_identity (the default of min, max, argmin, argmax) the values get an option type (all
- * valid but those), as in Awkward. The work of a slot is proportional to its number of contributors times the depth:
- * the whole array for axis 0 (one thread per merged position there). */
+ * valid but those), as in Awkward. The work of a slot is proportional to its number of
+ * contributors times the depth: the whole array for axis 0 (one thread per merged position
+ * there). */
 
 typedef struct axis_state {
   jg_len n;      /* slots */

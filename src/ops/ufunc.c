@@ -728,8 +728,9 @@ jg_status jg_array_ufunc2_scalar(jg_ufunc f, const jg_array *x, jg_scalar s, boo
  * anywhere in the condition, are None in the result as broadcasting makes them. So the option
  * directly above x's (or y's) numbers is taken out before broadcasting: the input becomes its
  * values (take_option: 0 where None) and, as one more input, its validity (bool) with the
- * same structure (a true scalar for an input without one); the where kernel runs on the values and on the validities, and the result
- * gets a byte-masked option over its numbers from the chosen validity. */
+ * same structure (a true scalar for an input without one); the where kernel runs on the values and
+ * on the validities, and the result gets a byte-masked option over its numbers from the chosen
+ * validity. */
 
 /* The option node directly above the numeric (or empty) leaf of `a`'s chain, or NULL. */
 static const jg_array *leaf_option(const jg_array *a) {

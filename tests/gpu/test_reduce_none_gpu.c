@@ -29,7 +29,9 @@ static int run_table(jg_stream stream) {
     jg_error_clear(&err);
     const jg_status st = jgt_rn_run(&c, d, stream, &dout, &err);
     if (st != JG_OK) {
-      if (failed++ < 10) print_error("%s on cuda:0: %s: %s\n", name, jg_status_name(st), err.message);
+      if (failed++ < 10) {
+        print_error("%s on cuda:0: %s: %s\n", name, jg_status_name(st), err.message);
+      }
     } else {
       assert_int_equal(jg_array_device(dout).type, JG_DEVICE_CUDA);
       jg_array *back = jgt_to_host(dout);

@@ -28,7 +28,9 @@ static void test_every_representation(void **state) {
         if (st != JG_OK) {
           if (failed++ < 5) print_error("%d %d %d: %s\n", rc, rx, ry, err.message);
         } else if (strcmp(text_of(got, 0), text_of(want, 1)) != 0) {
-          if (failed++ < 5) print_error("%d %d %d: got %s, want %s\n", rc, rx, ry, g_buf[0], g_buf[1]);
+          if (failed++ < 5) {
+            print_error("%d %d %d: got %s, want %s\n", rc, rx, ry, g_buf[0], g_buf[1]);
+          }
         }
         jg_array_release(got);
         jg_array_release(want);
