@@ -23,8 +23,9 @@
  * synchronises it before returning, so the result is ready on return (on the GPU the size of a
  * filtered or gathered level is read back: one 32-byte copy per level). Thread-safe. Common
  * errors: JG_EINVAL (a NULL argument), JG_ENODEV / JG_ECUDA / JG_EDEVMEM (device arrays),
- * JG_ENOMEM, JG_ENOTSUP (bit-masked options on the indexed path; regular dimensions of numeric
- * data are gathered, but not sliced). Messages start with the function's name. */
+ * JG_ENOMEM, JG_ENOTSUP (regular dimensions of numeric data are gathered, but not sliced).
+ * Options may be in any representation (byte-masked, bit-masked as Arrow import makes them,
+ * indexed), at any level. Messages start with the function's name. */
 #ifndef JAGGED_INDEXING_H
 #define JAGGED_INDEXING_H
 
@@ -57,14 +58,13 @@ extern "C" {
  *  stored as offsets [0, 3, 5] over [T, F, F, T, T, F, F] on [[0, 1, 2], [3, 4]] gives [[0], [3,
  *  4]]. Arrays: any tree below the masked level (numbers of any dtype and dimension, records,
  *  lists, byte-masked and indexed options); list levels above it may be list-offset, list (starts
- *  and stops in any order) or regular nodes with a byte-masked or indexed-option node on top.
+ *  and stops in any order) or regular nodes with an option node (any representation) on top.
  *  Errors: JG_EDTYPE (the mask's values are not bool: "the mask's values are int32; a mask must be
  *  bool"); JG_ESHAPE: the event mask's length differs ("the mask has 2 entries, the array 3"), a
  *  mask list's length differs (err->index = the list, counted at its level: "mask list 3
  *  has 2 entries, the array's list 3 has 3" with "at depth 2" for inner levels), the mask is
  *  deeper than the array ("the mask has 3 list levels, the array only 2"), or the mask's values
- *  are not 1-D; JG_ENOTSUP (a record inside the mask, a bit-masked option in `a` on the masked
- *  path); JG_EVALUE (a list of either array that leaves its content; err->index = the entry). */
+ *  are not 1-D; JG_ENOTSUP (a record inside the mask); JG_EVALUE (a list of either array that leaves its content; err->index = the entry). */
 JG_API jg_status jg_array_mask(const jg_array *a, const jg_array *mask, jg_stream stream,
                                jg_array **out, jg_error *err);
 
