@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "internal/jgi_array.h"
+#include "internal/jgi_carry.h"
 #include "internal/jgi_check.h"
 #include "internal/jgi_cuda.h"
 #include "internal/jgi_ops.h"
@@ -869,6 +870,15 @@ static jg_status from_counts(const char *fn, const jg_view *counts, jg_array *co
   return jg_error_set(err, st, e.index, "%s: %s", fn, text);
 }
 
+/* Counts of unknown type (an empty node: no counts, as the builder makes `[]`): no lists, so
+ * `a` must have no entries either (else JG_ESHAPE from from_counts). */
+static jg_status unflatten_no_counts(jgi_op_ctx *c, const char *fn, const jg_array *a,
+                                     jg_array **out, jg_error *err) {
+  jg_view none;
+  JG_RETURN_NOT_OK(jgi_op_alloc(c, 0, JG_DTYPE_INT64, &none, err));
+  return from_counts(fn, &none, (jg_array *)(uintptr_t)a, c->launch.stream, out, err);
+}
+
 static jg_status unflatten1(jgi_op_ctx *c, const char *fn, const jg_array *a,
                             const jg_array *counts, jg_array **out, jg_error *err) {
   JG_RETURN_IF(list_below(a) == NULL || jgi_node_is_option(a->kind), JG_ESHAPE, err,
@@ -944,6 +954,9 @@ jg_status jg_array_unflatten(const jg_array *a, const jg_array *counts, int64_t 
   JG_RETURN_IF(counts == NULL, JG_EINVAL, err, "%s: counts is NULL", fn);
   JG_RETURN_NOT_OK(jgi_error_prefix(jg_array_check_same_backend(a, "a", counts, "counts", err),
                                     fn, err));
+  if (axis == 0 && counts->kind == JG_NODE_EMPTY) {
+    RUN_OP(fn, a, stream, unflatten_no_counts(&c, fn, a, &res, err));
+  }
   if (axis == 0) {
     const jg_view *cv = NULL;
     JG_RETURN_NOT_OK(counts_view(fn, counts, &cv, err));
@@ -1367,6 +1380,28 @@ static jg_status sort_at(jgi_op_ctx *c, const jg_array *a, bool ascending, bool 
   return jg_error_set(err, JG_ESHAPE, -1, "sorting along axis -1 needs lists; found %s", type);
 }
 
+/* Whether `a` has a list level below the options on top of it. */
+static bool has_list_level(const jg_array *a) {
+  while (jgi_node_is_option(a->kind)) a = a->children[0];
+  return jgi_node_is_list(a->kind) || a->kind == JG_NODE_REGULAR;
+}
+
+/* Sorts an array with no list level (numbers, None among them, or no entries at all: 0 *
+ * unknown) as one list, as Awkward sorts a 1-D array at axis -1. */
+static jg_status sort_flat(jgi_op_ctx *c, const jg_array *a, bool ascending, bool arg,
+                           jg_array **out, jg_error *err) {
+  const int64_t bounds[2] = {0, a->length};
+  jg_view off;
+  JG_RETURN_NOT_OK(jgi_small_i64(c, bounds, 2, &off, err));
+  jg_array *one = NULL, *sorted = NULL;
+  JG_RETURN_NOT_OK(jg_array_list_offset(&off, (jg_array *)(uintptr_t)a, &one, err));
+  const jg_status st = sort_lists(c, one, ascending, arg, &sorted, err);
+  if (st == JG_OK) *out = jg_array_retain(sorted->children[0]);
+  jg_array_release(sorted);
+  jg_array_release(one);
+  return st;
+}
+
 static jg_status sort_common(const char *fn, const jg_array *a, int64_t axis, bool ascending,
                              bool stable, bool arg, jg_stream stream, jg_array **out,
                              jg_error *err) {
@@ -1377,6 +1412,9 @@ static jg_status sort_common(const char *fn, const jg_array *a, int64_t axis, bo
                "supported", fn, (long long)axis);
   JG_RETURN_IF(!stable, JG_EINVAL, err, "%s: stable must be true (every sort here is stable)",
                fn);
+  if (a->kind != JG_NODE_RECORD && !has_list_level(a)) {
+    RUN_OP(fn, a, stream, sort_flat(&c, a, ascending, arg, &res, err));
+  }
   if (!(jgi_node_has_one_content(a->kind))) {
     char type[128];
     if (jg_array_type_string(a, type, sizeof type, NULL, NULL) != JG_OK) type[0] = '\0';

@@ -746,6 +746,12 @@ static const jg_array *leaf_option(const jg_array *a) {
              : NULL;
 }
 
+/* Whether the leaf of `a`'s chain is an empty node (type unknown: no values). */
+static bool leaf_is_unknown(const jg_array *a) {
+  while (jgi_node_has_one_content(a->kind)) a = a->children[0];
+  return a->kind == JG_NODE_EMPTY;
+}
+
 /* `a` with the node `at` of its chain replaced by `leaf` (the nodes above it remade over their
  * own buffers). */
 static jg_status replace_below(const jg_array *a, const jg_array *at, jg_array *leaf,
@@ -806,9 +812,12 @@ static jg_status mask_leaf(const jg_array *values, const jg_array *valid, jg_arr
 
 /* where over the broadcast `b` of (condition, x, y[, x valid, y valid]): the chosen values,
  * masked by the chosen validity when `split`. */
-static jg_status where_on(jgi_op_ctx *c, jgi_broadcast *b, bool split, jg_array **out,
-                          jg_error *err) {
-  JG_RETURN_IF(b->leaves[0].dtype != JG_DTYPE_BOOL, JG_EDTYPE, err,
+static jg_status where_on(jgi_op_ctx *c, jgi_broadcast *b, bool split, bool cond_unknown,
+                          jg_array **out, jg_error *err) {
+  jg_kernel_arg ca = b->leaves[0];
+  /* A condition of unknown type (0 * unknown, var * unknown) has no values: no bool to read. */
+  if (cond_unknown && ca.v.array.length == 0) ca.dtype = JG_DTYPE_BOOL;
+  JG_RETURN_IF(ca.dtype != JG_DTYPE_BOOL, JG_EDTYPE, err,
                "the condition must be bool, not %s: compare it first (e.g. "
                "jg_array_ufunc2_scalar with JG_UFUNC_NOT_EQUAL and jg_scalar_int(0))",
                jg_dtype_name(b->leaves[0].dtype));
@@ -819,13 +828,13 @@ static jg_status where_on(jgi_op_ctx *c, jgi_broadcast *b, bool split, jg_array 
   jg_view ov, vv;
   JG_RETURN_NOT_OK(jgi_op_alloc(c, b->length, t, &ov, err));
   const jg_kernel_arg args[8] = {
-      jg_arg_i64(b->length),        jg_arg_i64(leaf_len(b, 0)), leaf_arg(b, 0, &b->leaves[0]),
+      jg_arg_i64(b->length),        jg_arg_i64(leaf_len(b, 0)), leaf_arg(b, 0, &ca),
       jg_arg_i64(leaf_len(b, 1)),   leaf_arg(b, 1, &xa),        jg_arg_i64(leaf_len(b, 2)),
       leaf_arg(b, 2, &ya),          jgi_op_out_arg(&ov)};
   if (!split) return run_and_wrap(c, b, &jgi_kernel_where, args, 8, &ov, out, err);
   JG_RETURN_NOT_OK(jgi_op_alloc(c, b->length, JG_DTYPE_BOOL, &vv, err));
   const jg_kernel_arg vargs[8] = {
-      jg_arg_i64(b->length),      jg_arg_i64(leaf_len(b, 0)), leaf_arg(b, 0, &b->leaves[0]),
+      jg_arg_i64(b->length),      jg_arg_i64(leaf_len(b, 0)), leaf_arg(b, 0, &ca),
       jg_arg_i64(leaf_len(b, 3)), leaf_arg(b, 3, &b->leaves[3]), jg_arg_i64(leaf_len(b, 4)),
       leaf_arg(b, 4, &b->leaves[4]), jgi_op_out_arg(&vv)};
   jg_array *values = NULL, *valid = NULL;
@@ -876,7 +885,7 @@ jg_status jg_array_where(const jg_array *condition, const jg_array *x, const jg_
     st = jgi_broadcast_init_named(&c, split ? 5 : 3, (const jg_array *const *)parts, names, &b,
                                   err);
   }
-  if (st == JG_OK) st = where_on(&c, &b, split, &res, err);
+  if (st == JG_OK) st = where_on(&c, &b, split, leaf_is_unknown(condition), &res, err);
   jgi_broadcast_reset(&b);
   for (int k = 1; k < 5; k++) jg_array_release(parts[k]);
   st = jgi_op_ctx_finish(&c, st, err);
