@@ -180,6 +180,7 @@ static inline jg_array *jgt_sc_sliced_3(void) {
 }
 static inline jg_array *jgt_sc_two(void) { return JGT_SC_OFF(JGT_SC_I64(2), 0, 1); }
 static inline jg_array *jgt_sc_pair(void) { return JGT_SC_I64(1, 2); }
+static inline jg_array *jgt_sc_flat312(void) { return JGT_SC_I64(3, 1, 2); }
 static inline jg_array *jgt_sc_none_list_outer(void) {
   return JGT_SC_MASK(JGT_SC_OFF(JGT_SC_MASK(JGT_SC_I64(1, 0), 1, 0), 0, 2, 2), 1, 0);
 }
@@ -306,7 +307,10 @@ static inline const jgt_scase *jgt_structure_cases(size_t *count) {
       {"sort all empty", JGT_SORT, jgt_sc_all_empty, NULL, 0, 0, 0, 0, JG_OK, "[[], []]",
        "2 * var * float64"},
       {"sort records", JGT_SORT, jgt_sc_muons, NULL, 0, 0, 0, 0, JG_ENOTSUP, "record", ""},
-      {"sort no lists", JGT_SORT, jgt_sc_pair, NULL, 0, 0, 0, 0, JG_ESHAPE, "needs lists", ""},
+      {"sort no lists: one list", JGT_SORT, jgt_sc_flat312, NULL, 0, 0, 0, 0, JG_OK, "[1, 2, 3]",
+       "3 * int64"},
+      {"argsort no lists: one list", JGT_ARGSORT, jgt_sc_flat312, NULL, 0, 0, 0, 0, JG_OK,
+       "[1, 2, 0]", "3 * int64"},
   };
   *count = sizeof cases / sizeof cases[0];
   return cases;

@@ -4,11 +4,12 @@
  * through the catalog kernels combinations_counts, combinations_fill, cartesian_counts and
  * cartesian_fill (kernel.h), with the same results on both.
  *
- * Input: arrays whose top node is a list-offset or list node (n lists at axis 1; offsets need
- * not start at 0, content may extend past the last list, list nodes may hold lists in any order).
- * The items (the lists' content) may be numbers of any dtype but float16, or records (or tuples)
- * of such numbers, such as muons with pt, eta, phi and mass; other contents (nested lists,
- * options) are JG_ENOTSUP in this version.
+ * Input: arrays whose top node is a list-offset, list or regular node (n lists at axis 1;
+ * offsets need not start at 0, content may extend past the last list, list nodes may hold lists
+ * in any order), possibly under an option node of any representation (None lists: the result's
+ * list is None). The items (the lists' content) may be numbers of any dtype but float16, records
+ * (or tuples) of such numbers, such as muons with pt, eta, phi and mass, optional items in any
+ * representation (tuples whose items may be None, as Awkward) and nested lists.
  *
  * Output: n list-offset lists, offsets compact from 0 (int64), of records (when `fields` names
  * them) or tuples (fields "0", "1", ...) whose k-th field holds the k-th selected item: the
@@ -35,7 +36,8 @@ extern "C" {
  *  with fewer than n items gives an empty list (no tuples); an empty array gives an empty typed
  *  result (0 * var * (T, T)). Result type: len(a) * var * (T, ..., T) (n fields), or
  *  len(a) * var * {f0: T, ...} when `fields` names them.
- *  - a: lists at the top (list-offset or list node) of numbers or records of numbers; any backend.
+ *  - a: lists at the top (list-offset, list or regular node, or an option above one: None
+ *    lists give None) of numbers, records, optional items or lists; any backend.
  *  - n: 1..4.
  *  - fields: NULL (a tuple: fields "0", "1", ...) or n distinct non-empty names (copied).
  *  - stream: CUDA stream of the kernels and copies for device arrays (NULL: the legacy default
@@ -43,8 +45,8 @@ extern "C" {
  *  - out: a new reference on a's backend (release it); NULL on error.
  *  Errors, in this order: JG_EINVAL for NULL `a` or `out`, n outside [1, 4] ("n = 5 is outside
  *  [1, 4]"), a NULL, empty or repeated field name; JG_ESHAPE when the top node of `a` is not a
- *  list node ("needs lists at axis 1; the array has type ..."); JG_ENOTSUP for items other than
- *  numbers and records of numbers; JG_EDTYPE for float16 items; JG_EVALUE for a list whose
+ *  list node ("needs lists at axis 1; the array has type ..."); JG_ENOTSUP for N-D numeric
+ *  items; JG_EDTYPE for float16 items; JG_EVALUE for a list whose
  *  starts/stops leave its content (err->index: the list); JG_EOVERFLOW when a list's number of
  *  combinations exceeds INT64_MAX (err->index: the list) or the total does; JG_ENODEV /
  *  JG_ECUDA / JG_EDEVMEM for device arrays; JG_ENOMEM. Thread-safe. */

@@ -23,8 +23,9 @@
  * synchronises it before returning, so the result is ready on return (on the GPU the size of a
  * filtered or gathered level is read back: one 32-byte copy per level). Thread-safe. Common
  * errors: JG_EINVAL (a NULL argument), JG_ENODEV / JG_ECUDA / JG_EDEVMEM (device arrays),
- * JG_ENOMEM, JG_ENOTSUP (bit-masked options on the indexed path; regular dimensions of numeric
- * data are gathered, but not sliced). Messages start with the function's name. */
+ * JG_ENOMEM, JG_ENOTSUP (regular dimensions of numeric data are gathered, but not sliced).
+ * Options may be in any representation (byte-masked, bit-masked as Arrow import makes them,
+ * indexed), at any level. Messages start with the function's name. */
 #ifndef JAGGED_INDEXING_H
 #define JAGGED_INDEXING_H
 
@@ -47,24 +48,23 @@ extern "C" {
  *    - d >= 1, a jagged mask: at levels 1..d the mask's lists have exactly as many entries as
  *      a's; the result has a's structure with each level-d list holding only the entries where
  *      the mask is true (levels above keep all their lists).
- *  A mask value that is None (a byte-masked or indexed-option node above the mask's bools)
- *  keeps its entry as None, e.g. [[1, 2, 3], [], [4, 5]] masked by [[T, None, F], [], [None, T]]
- *  gives [[1, None], [], [None, 5]]. Where the list of `a` or of the mask is None (at any of
- *  levels 1..d), the result's list is None and the other one's list is not compared.
- *  The issue's cases: [[[0, 1, 2]], [[], [3, 4]], [], [[5], [6, 7, 8, 9]]] filtered by its own
- *  "is even" mask gives [[[0, 2]], [[], [4]], [], [[], [6, 8]]]; a mask stored as offsets
- *  [0, 3, 5] over [T, F, F, T, T, F, F] on [[0, 1, 2], [3, 4]] gives [[0], [3, 4]].
- *  Arrays: any tree below the masked level (numbers of any dtype and dimension, records, lists,
- *  byte-masked and indexed options); list levels above it may be list-offset, list (starts and
- *  stops in any order) or regular nodes with a byte-masked or indexed-option node on top.
- *  Errors: JG_EDTYPE (the mask's values are not bool: "the mask's values are int32; a mask must
- *  be bool"); JG_ESHAPE: the event mask's length differs ("the mask has 2 entries, the array
- *  3"), a mask list's length differs (err->index = the list, counted at its level: "mask list 3
+ *  A mask value that is None (a byte-masked, bit-masked or indexed-option node above the
+ *  mask's bools, as jagged's builder makes them) keeps its entry as None; lists of the mask
+ *  that never got a value (an empty node, type var * unknown) select nothing, e.g. [[1, 2, 3], [],
+ *  [4, 5]] masked by [[T, None, F], [], [None, T]] gives [[1, None], [], [None, 5]]. Where the list
+ *  of `a` or of the mask is None (at any of levels 1..d), the result's list is None and the other
+ *  one's list is not compared. The issue's cases: [[[0, 1, 2]], [[], [3, 4]], [], [[5], [6, 7, 8,
+ *  9]]] filtered by its own "is even" mask gives [[[0, 2]], [[], [4]], [], [[], [6, 8]]]; a mask
+ *  stored as offsets [0, 3, 5] over [T, F, F, T, T, F, F] on [[0, 1, 2], [3, 4]] gives [[0], [3,
+ *  4]]. Arrays: any tree below the masked level (numbers of any dtype and dimension, records,
+ *  lists, byte-masked and indexed options); list levels above it may be list-offset, list (starts
+ *  and stops in any order) or regular nodes with an option node (any representation) on top.
+ *  Errors: JG_EDTYPE (the mask's values are not bool: "the mask's values are int32; a mask must be
+ *  bool"); JG_ESHAPE: the event mask's length differs ("the mask has 2 entries, the array 3"), a
+ *  mask list's length differs (err->index = the list, counted at its level: "mask list 3
  *  has 2 entries, the array's list 3 has 3" with "at depth 2" for inner levels), the mask is
  *  deeper than the array ("the mask has 3 list levels, the array only 2"), or the mask's values
- *  are not 1-D; JG_ENOTSUP (an indexed-option or bit-masked node above the mask's bools, a
- *  record inside the mask, a bit-masked option in `a` on the masked path); JG_EVALUE (a list of
- *  either array that leaves its content; err->index = the entry). */
+ *  are not 1-D; JG_ENOTSUP (a record inside the mask); JG_EVALUE (a list of either array that leaves its content; err->index = the entry). */
 JG_API jg_status jg_array_mask(const jg_array *a, const jg_array *mask, jg_stream stream,
                                jg_array **out, jg_error *err);
 
@@ -79,7 +79,8 @@ JG_API jg_status jg_array_mask(const jg_array *a, const jg_array *mask, jg_strea
  *      argmax with keepdims (type n * 1 * ?int64) selects each list's extreme, and its None
  *      (an empty list) gives None: [[1, 2, 3], [], [4, 5]] indexed by [[2], [None], [1]] gives
  *      [[3], [None], [5]].
- *  None values of the index (a byte-masked node above its integers) give None; None lists of
+ *  None values of the index (a byte-masked, bit-masked or indexed-option node above its
+ *  integers) give None; index lists of unknown type (an empty node) select nothing; None lists of
  *  either array give None lists.
  *  Errors: JG_EINDEX for a value outside [-len, len) of its list (err->index = the list: "index
  *  3 is out of range for list 0 of 3 entries"; 1-D: "index 5 is out of range for an array of

@@ -31,7 +31,7 @@ typedef enum jg_reducer {
   JG_REDUCE_ARGMIN = 5,        /**< int64 position local to the list of the first minimum (the
                                     first NaN if any); empty: None, or -1 */
   JG_REDUCE_ARGMAX = 6,        /**< as ARGMIN for the maximum */
-  JG_REDUCE_COUNT = 7,         /**< int64 number of elements */
+  JG_REDUCE_COUNT = 7,         /**< int64 number of elements (None values not counted) */
   JG_REDUCE_COUNT_NONZERO = 8, /**< int64 number of elements != 0 (NaN counts) */
   JG_REDUCE_ANY = 9,           /**< bool; empty: false */
   JG_REDUCE_ALL = 10,          /**< bool; empty: true */
@@ -59,6 +59,13 @@ typedef struct jg_reduce_options {
 
 /** Reduces `a` with `r` along opt->axis (Awkward's ak.sum, ak.min, ak.argmax, ... with axis=).
  *
+ *  None values inside the reduced lists (an option node, byte-masked, bit-masked or
+ *  indexed-option, between the innermost list and the numbers) are skipped at every axis, as in
+ *  Awkward: the lists reduce as the lists of their valid values, and argmin/argmax positions
+ *  count the Nones (the argmin of [None, 3, 1] is 2); a list of Nones only reduces as an empty
+ *  list. They are dropped by catalog kernels (option_index, mask_flags, take, scatter_kept)
+ *  and one scan per option level, whose total is read back (one wait on the GPU).
+ *
  *  The innermost axis (axis -1 or depth - 1, and NULL options): every innermost list of `a`
  *  (type n * var * T, any number of outer list, regular or option levels above it) is replaced
  *  by one value: the result has the outer structure of `a`, type n * R, or n * ?R when empty
@@ -83,17 +90,17 @@ typedef struct jg_reduce_options {
  *  has one level less than `a`: the levels above the axis are made again over their buffers
  *  (None lists above the axis stay None), the levels below get new compact offsets. argmin and
  *  argmax give the position along the reduced axis (the item's index in its list, or the entry's
- *  index for axis 0). Every merged position has at least one value, so no value is None; with
- *  mask_identity (the default of min, max, argmin, argmax) the values still get an option type,
- *  all valid, as in Awkward. keepdims wraps each merged result in a length-1 regular list (type
- *  n * 1 * var * ...; for axis 0 the whole result: 1 * len * ...). Results are computed by
- *  catalog kernels on the array's backend (reduce_axis_start, reduce_axis_lengths,
+ *  index for axis 0). Every merged position has at least one value, so no value is None unless
+ *  all of them are None values; with mask_identity (the default of min, max, argmin, argmax)
+ *  the values get an option type, as in Awkward. keepdims wraps each merged result in a length-1
+ *  regular list (type n * 1 * var * ...; for axis 0 the whole result: 1 * len * ...). Results are
+ *  computed by catalog kernels on the array's backend (reduce_axis_start, reduce_axis_lengths,
  *  reduce_axis_children, take, the per-list reducers, reduce_axis_argpos); each level's merged
  *  sizes are scanned and read back to the host (a transfer per level). Floating-point sums,
- *  products and means reduce the values of a merged position in item order on the host and with
- *  the per-list kernels' order on the GPU, so they may differ in the last bits, as at axis -1.
- *  Work per merged position is proportional to the number of items merged: at axis 0 the whole
- *  array (fine for a few merged positions, slow for arrays whose lists are all long).
+ *  products and means reduce the values of a merged position in item order on the host and with the
+ *  per-list kernels' order on the GPU, so they may differ in the last bits, as at axis -1. Work per
+ *  merged position is proportional to the number of items merged: at axis 0 the whole array (fine
+ *  for a few merged positions, slow for arrays whose lists are all long).
  *
  *  `opt` may be NULL (all defaults, axis -1). `a` and the result live on the same backend;
  *  `*out` is a new reference (release it); on error it is NULL.
@@ -101,15 +108,14 @@ typedef struct jg_reduce_options {
  *  mask_identity outside {-1, 0, 1}; JG_ESHAPE for an axis beyond the depth ("axis=3 exceeds the
  *  depth of the nested list structure (which is 3)"). At the innermost axis: JG_ENOTSUP for a
  *  regular innermost axis (a regular node below the innermost list, or numeric data of ndim > 1:
- *  the message says so), for records, and for options inside the innermost lists (ak.count
- *  would skip None values; not in this version); JG_ESHAPE for an array without list levels
+ *  the message says so) and for records; JG_ESHAPE for an array without list levels
  *  ("reducing along axis -1 needs a list; the array has type ..."). At other axes: JG_ENOTSUP for
- *  a regular level or an option (None) at or below the reduced axis, records, or numeric data of
- *  ndim > 1. Both: JG_EDTYPE for float16 content (bfloat16 and complex arrays cannot be made);
- *  JG_EVALUE for lists whose starts/stops leave the content (the kernel's BAD_RANGE: the first
- *  bad list in err->index); JG_ENODEV / JG_EINDEX / JG_ECUDA / JG_EDEVMEM for device arrays;
- *  JG_EOVERFLOW / JG_ENOMEM. Kernels and copies run on `opt->stream`; the call synchronises it
- *  before returning, so the result is ready on return. Thread-safe. */
+ *  a regular level or None lists (an option above a list level) at or below the reduced axis,
+ *  records, or numeric data of ndim > 1. Both: JG_EDTYPE for float16 content (bfloat16 and complex
+ *  arrays cannot be made); JG_EVALUE for lists whose starts/stops leave the content (the kernel's
+ *  BAD_RANGE: the first bad list in err->index); JG_ENODEV / JG_EINDEX / JG_ECUDA / JG_EDEVMEM for
+ *  device arrays; JG_EOVERFLOW / JG_ENOMEM. Kernels and copies run on `opt->stream`; the call
+ *  synchronises it before returning, so the result is ready on return. Thread-safe. */
 JG_API jg_status jg_array_reduce(const jg_array *a, jg_reducer r, const jg_reduce_options *opt,
                                  jg_array **out, jg_error *err);
 

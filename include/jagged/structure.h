@@ -109,7 +109,8 @@ JG_API jg_status jg_array_flatten(const jg_array *a, int64_t axis, jg_stream str
 /** Splits `a` into lists of the given lengths (ak.unflatten).
  *  axis 0: `counts` is a 1-D integer array (int32 or int64, a numeric node on a's backend) of k
  *  lengths, each >= 0, that add up to len(a): the result is k lists over `a` (zero-copy content,
- *  new int64 offsets); zero counts give empty lists. axis 1: `a` has lists at the top (n of
+ *  new int64 offsets); zero counts give empty lists; counts of unknown type (an empty node, as
+ *  the builder makes []) are no counts (then `a` must be empty). axis 1: `a` has lists at the top (n of
  *  them) and `counts` is n lists of integers (a jagged array, e.g. [[0, 2, 1]]) whose list i
  *  adds up to the length of a's list i: the result's list i holds those sub-lists:
  *  unflatten([[1, 2, 3]], [[0, 2, 1]], axis 1) gives [[[], [1, 2], [3]]].
@@ -144,8 +145,9 @@ JG_API jg_status jg_array_pad_none(const jg_array *a, int64_t target, int64_t ax
  *  records would need a union type: JG_ENOTSUP). The values' dtype is promoted with the value's
  *  as NumPy does (int64 content + 0.5 gives float64; int32 content + an int64 value gives int64;
  *  a bool value into integers keeps the integers' type; uint64 with a signed type gives
- *  float64). The structure above is kept (lists share their offsets). An array
- *  without options is returned as is (a new reference).
+ *  float64); an option of None only over an empty node (?unknown, what jagged's builder
+ *  makes for nulls alone) takes the value's dtype. The structure above is kept (lists share
+ *  their offsets). An array without options is returned as is (a new reference).
  *  Errors: as the common rules; JG_EDTYPE for a value dtype that is not bool, an integer or a
  *  float; JG_ENOTSUP for other axes. */
 JG_API jg_status jg_array_fill_none(const jg_array *a, jg_fill_value value, int64_t axis,
@@ -186,10 +188,14 @@ JG_API jg_status jg_array_concatenate(int narrays, const jg_array *const *arrays
  *  axis -1): numbers ascending (descending when !ascending), NaN after every number, None after
  *  NaN; equal values keep their order (stable, in both directions), so [[3, 1, 3, 1]] gives
  *  [[1, 3, 0, 2]] ascending and [[0, 2, 1, 3]] descending. `a` has the innermost lists over
- *  numbers or optional numbers, any outer structure (kept, sharing offsets). Each call is a
+ *  numbers or optional numbers (in any option representation), or over an empty node or an
+ *  option over one (lists of unknown type, or of None only, as the builder makes them: they
+ *  sort to themselves), any outer structure (kept, sharing offsets). An array with no list
+ *  level (numbers, optional numbers, or no entries at all: 0 * unknown) is sorted as one list,
+ *  as Awkward sorts a 1-D array: [3, 1, 2] gives [1, 2, 0], [] gives [] (0 * int64). Each call is a
  *  segmented stable merge sort: ceil(log2(longest list)) passes of kernel list_merge_pass.
  *  `stable` must be true (every sort here is stable). Errors: as the common rules; JG_EINVAL for
- *  axis other than -1, or stable false; JG_ESHAPE for no lists; JG_ENOTSUP for records or lists
+ *  axis other than -1, or stable false; JG_ENOTSUP for records or lists
  *  inside the innermost lists; JG_EDTYPE for float16. */
 JG_API jg_status jg_array_argsort(const jg_array *a, int64_t axis, bool ascending, bool stable,
                                   jg_stream stream, jg_array **out, jg_error *err);

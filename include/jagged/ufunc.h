@@ -240,11 +240,16 @@ JG_API jg_status jg_array_ufunc2_scalar(jg_ufunc f, const jg_array *x, jg_scalar
 
 /** out = condition ? x : y elementwise, the three broadcast against each other (ak.where):
  *  where([[T, F], [T]], [[1, 2], [3]], [100, 200]) = [[1, 100], [3]]. condition must be bool
- *  (compare first, e.g. jg_array_ufunc2_scalar(JG_UFUNC_NOT_EQUAL, c, jg_scalar_int(0), ...));
- *  x and y are promoted to their common dtype; None where any of the three is None. All three on
- *  one backend; `*out` a new reference there. Errors: as jg_array_ufunc2 (inputs named
- *  "condition", "x", "y"; err->index 0..2 for JG_EBACKEND), JG_EDTYPE for a non-bool condition.
- *  Messages start with "jg_array_where". Synchronous on `stream`. */
+ *  or of unknown type with no values (0 * unknown, lists of unknown: an empty result) (compare first, e.g. jg_array_ufunc2_scalar(JG_UFUNC_NOT_EQUAL, c, jg_scalar_int(0), ...));
+ *  x and y are promoted to their common dtype. None, as Awkward: each position holds the value
+ *  of the branch it chooses, None only when that value is None (where([T, F], [1, None],
+ *  [None, 5]) = [1, 5]); None where the condition is None, and where a list of any of the three
+ *  is None (broadcasting). When x or y hold None values (an option directly above their
+ *  numbers) the result gets a byte-masked option over its numbers (under the condition's own
+ *  option, if any: then ??T), else none. All three on one backend; `*out` a new reference there.
+ *  Errors: as jg_array_ufunc2 (inputs named "condition", "x", "y"; err->index 0..2 for
+ *  JG_EBACKEND), JG_EDTYPE for a non-bool condition. Messages start with "jg_array_where".
+ *  Synchronous on `stream`. */
 JG_API jg_status jg_array_where(const jg_array *condition, const jg_array *x, const jg_array *y,
                                 jg_stream stream, jg_array **out, jg_error *err);
 

@@ -7,7 +7,8 @@
  * offsets from the carried lists' counts (starting at 0) and carries its content by the
  * positions of those lists (list_range, a scan, range_carry), a regular node carries its content
  * by carry[i] * size + k, a record carries every field, a byte-masked node its mask and content,
- * an indexed-option node only its index (a new index over the same content). So the result is
+ * an indexed-option node only its index (a new index over the same content), a bit-masked node
+ * its bits read as such an index (option_index) over its content. So the result is
  * compact everywhere except below indexed-option nodes, and shares no buffer the caller could
  * later write.
  *
@@ -32,16 +33,17 @@ typedef struct jgi_ranges {
 /** a[carry[i]] for each of the n entries of `carry` (int64, each in [0, len(a)); checked: an
  *  entry outside gives JG_EINDEX from the kernel that meets it). Supported nodes: numeric (any
  *  dtype, 1-D or N-D), empty (n must be 0), list-offset, list, regular, record, byte-masked,
- *  indexed-option; bit-masked nodes give JG_ENOTSUP. *out is a new reference on c's backend. */
+ *  indexed-option, bit-masked (carried as an indexed-option node over its content). *out is a
+ *  new reference on c's backend. */
 JGI_HIDDEN jg_status jgi_carry(jgi_op_ctx *c, const jg_array *a, jg_kernel_arg carry,
                                jg_array **out, jg_error *err);
 
 /** The lists selected from one level of a tree: `node` is a list-offset, list or regular node,
- *  or a byte-masked or indexed-option node directly above one (then None entries come out with
+ *  or an option node (any representation) directly above one (then None entries come out with
  *  valid false). Entry i selects position carry[i] of `node` (carry: int64 of n entries, a
  *  negative value selecting None), or position i when `carry` is NULL (n <= len(node)). `gate`
  *  (bool of n entries, or NULL) turns entries with gate[i] false into None. *list gets the
- *  list node (borrowed). Errors: JG_ENOTSUP (bit-masked options), JG_ESHAPE (`node` has no list
+ *  list node (borrowed). Errors: JG_ESHAPE (`node` has no list
  *  level: the message names its kind), JG_EINDEX / JG_EVALUE from the list_range kernel. */
 JGI_HIDDEN jg_status jgi_level_ranges(jgi_op_ctx *c, const jg_array *node,
                                       const jg_kernel_arg *carry, jg_len n,

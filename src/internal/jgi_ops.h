@@ -110,6 +110,16 @@ JGI_HIDDEN jg_status jgi_op_offsets_range(jgi_op_ctx *c, const jg_array *list, j
                                           jg_len n, int64_t *first, int64_t *last,
                                           jg_kernel_arg *dense, jg_error *err);
 
+/** The option index of the n = opt->length entries of `opt` (byte-masked, bit-masked or
+ *  indexed-option; any other node counts every entry valid at position i): *idx gets int64
+ *  (entry valid ? its position in opt's content + shift : -1) and *flags (NULL: not kept) bool
+ *  (negate ? valid : None), both new temporaries of `c` (kernel option_index). Errors:
+ *  JG_EINDEX (an indexed option's index at or past its content; index: the first such entry),
+ *  JG_ENOMEM / JG_EDEVMEM / JG_EOVERFLOW, the kernel's. */
+JGI_HIDDEN jg_status jgi_op_option_index(jgi_op_ctx *c, const jg_array *opt, int64_t shift,
+                                         bool negate, jg_view *idx, jg_view *flags,
+                                         jg_error *err);
+
 /** Waits until the work queued on c->launch.stream is done (no-op on the host). */
 JGI_HIDDEN jg_status jgi_op_sync(const jgi_op_ctx *c, jg_error *err);
 

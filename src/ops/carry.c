@@ -136,8 +136,6 @@ jg_status jgi_level_ranges(jgi_op_ctx *c, const jg_array *node, const jg_kernel_
   }
   JG_RETURN_IF(!is_list_like(l->kind), JG_ESHAPE, err, "a %s node where a list level is needed",
                jgi_array_node_name(l->kind));
-  JG_RETURN_IF(opt != NULL && opt->kind == JG_NODE_BIT_MASKED, JG_ENOTSUP, err,
-               "bit-masked options above a list are not supported in this version");
   jg_kernel_arg carg = carry != NULL ? *carry : none_arg(c, JG_DTYPE_INT64);
   bool use_carry = carry != NULL;
   int64_t mask_mode = 0;
@@ -146,8 +144,13 @@ jg_status jgi_level_ranges(jgi_op_ctx *c, const jg_array *node, const jg_kernel_
     mask_mode = opt->valid_when ? 1 : 2;
     JG_RETURN_NOT_OK(jgi_op_view_arg(c, &opt->buffers[0], 0, opt->length, &mask, err));
     mask.dtype = JG_DTYPE_INT8;
-  } else if (opt != NULL) { /* indexed option: positions through its index */
+  } else if (opt != NULL) { /* indexed or bit-masked option: positions through its index */
+    jg_view bits_index;
     const jg_view *iv = &opt->buffers[0];
+    if (opt->kind == JG_NODE_BIT_MASKED) {
+      JG_RETURN_NOT_OK(jgi_op_option_index(c, opt, 0, false, &bits_index, NULL, err));
+      iv = &bits_index;
+    }
     if (carry != NULL) {
       jg_view taken;
       JG_RETURN_NOT_OK(take_view(c, iv, opt->length, *carry, &taken, err));
@@ -317,9 +320,12 @@ jg_status jgi_carry(jgi_op_ctx *c, const jg_array *a, jg_kernel_arg carry, jg_ar
       JG_RETURN_NOT_OK(take_view(c, &a->buffers[0], a->length, carry, &index, err));
       return jg_array_indexed_option(&index, a->children[0], out, err);
     }
-    case JG_NODE_BIT_MASKED:
-      return jg_error_set(err, JG_ENOTSUP, -1,
-                          "bit-masked options cannot be indexed in this version");
+    case JG_NODE_BIT_MASKED: { /* carried as the indexed option of its bits */
+      jg_view bits_index, index;
+      JG_RETURN_NOT_OK(jgi_op_option_index(c, a, 0, false, &bits_index, NULL, err));
+      JG_RETURN_NOT_OK(take_view(c, &bits_index, a->length, carry, &index, err));
+      return jg_array_indexed_option(&index, a->children[0], out, err);
+    }
   }
   return jg_error_set(err, JG_EINTERNAL, -1, "unknown node kind %d", (int)a->kind);
 }

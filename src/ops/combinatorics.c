@@ -10,8 +10,12 @@
  *  3. k planes of `total` int64 positions: combinations_fill / cartesian_fill (on the GPU one
  *     thread per output tuple, so the writes are coalesced whatever the list lengths);
  *  4. the fields: the planes themselves (arg versions, local positions) or the items gathered
- *     through them with `take` (numbers; records field by field);
- *  5. a list-offset node over the offsets and a record / tuple of the fields.
+ *     through them with `take` (numbers; records field by field; options and lists by
+ *     jgi_carry);
+ *  5. a list-offset node over the offsets and a record / tuple of the fields, under a
+ *     byte-masked node when lists were None.
+ * Lists under an option node or regular lists are read as ranges first (list_range through
+ * jgi_level_ranges, stops by ufunc_binary): a None list is empty there.
  *
  * Fast path (jg_array_combinations over lists of numbers of the 11 kernel dtypes, one dimension):
  * the values of the combinations are written straight into the fields, never through positions,
@@ -32,11 +36,13 @@
 #include <string.h>
 
 #include "internal/jgi_array.h"
+#include "internal/jgi_carry.h"
 #include "internal/jgi_check.h"
 #include "internal/jgi_cuda.h"
 #include "internal/jgi_ops.h"
 #include "internal/jgi_transfer.h"
 #include "jagged/kernel.h"
+#include "jagged/ufunc.h"
 #include "kernels/scan/scan.h"
 
 extern JGI_HIDDEN const jg_kernel jgi_kernel_combinations_counts;
@@ -44,6 +50,7 @@ extern JGI_HIDDEN const jg_kernel jgi_kernel_combinations_fill;
 extern JGI_HIDDEN const jg_kernel jgi_kernel_cartesian_counts;
 extern JGI_HIDDEN const jg_kernel jgi_kernel_cartesian_fill;
 extern JGI_HIDDEN const jg_kernel jgi_kernel_take;
+extern JGI_HIDDEN const jg_kernel jgi_kernel_ufunc_binary;
 extern JGI_HIDDEN const jg_kernel jgi_kernel_combinations_tile_counts;
 extern JGI_HIDDEN const jg_kernel jgi_kernel_combinations_values;
 
@@ -54,23 +61,48 @@ extern JGI_HIDDEN const jg_kernel jgi_kernel_combinations_values;
 /* Shared steps                                                                                */
 /* ------------------------------------------------------------------------------------------ */
 
-/* The top lists of an argument: starts/stops kernel arguments and the content. */
+/* The top lists of an argument: starts/stops kernel arguments and the content; with None
+ * lists (an option node on top), `valid` (bool per entry) and None lists empty. */
 typedef struct top_lists {
   jg_kernel_arg starts, stops;
   const jg_array *content;
+  bool has_valid;
+  jg_view valid;
 } top_lists;
 
+/* out[i] = x[i] f y[i] for n entries (kernel ufunc_binary), into a new view of `dtype`. */
+static jg_status binary(jgi_op_ctx *c, jg_ufunc f, jg_len n, jg_kernel_arg x, jg_kernel_arg y,
+                        jg_dtype dtype, jg_view *out, jg_error *err) {
+  JG_RETURN_NOT_OK(jgi_op_alloc(c, n, dtype, out, err));
+  const jg_kernel_arg args[7] = {jg_arg_i64(n), jg_arg_i64((int64_t)f), jg_arg_i64(n), x,
+                                 jg_arg_i64(n), y, jgi_op_out_arg(out)};
+  return jg_kernel_call(&jgi_kernel_ufunc_binary, args, 7, &c->launch, err);
+}
+
+/* Lists under an option node (any representation), or regular lists: per-entry ranges
+ * (jgi_level_ranges: a None list is empty), stops = starts + counts. */
+static jg_status get_ranges(jgi_op_ctx *c, const jg_array *a, top_lists *l, jg_error *err) {
+  jgi_ranges r;
+  const jg_array *list = NULL;
+  JG_RETURN_NOT_OK(jgi_level_ranges(c, a, NULL, a->length, NULL, &r, &list, err));
+  jg_view stops;
+  JG_RETURN_NOT_OK(binary(c, JG_UFUNC_ADD, r.n, jgi_op_out_arg(&r.start),
+                          jgi_op_out_arg(&r.count), JG_DTYPE_INT64, &stops, err));
+  l->starts = jgi_op_out_arg(&r.start);
+  l->stops = jgi_op_out_arg(&stops);
+  l->content = list->children[0];
+  l->has_valid = r.has_option;
+  l->valid = r.valid;
+  return JG_OK;
+}
+
 static jg_status get_lists(jgi_op_ctx *c, const jg_array *a, top_lists *l, jg_error *err) {
+  l->has_valid = false;
+  if (!jgi_node_is_list(a->kind) && jgi_is_list_level(a)) return get_ranges(c, a, l, err);
   if (!jgi_node_is_list(a->kind)) {
     char type[128];
     if (jg_array_type_string(a, type, sizeof type, NULL, NULL) != JG_OK) type[0] = '\0';
-    /* A regular node has lists, but this version takes list-offset and list nodes only: say
-     * so rather than "needs lists" alone. */
-    return jg_error_set(err, JG_ESHAPE, -1, "needs lists at axis 1%s; the array has type %s",
-                        a->kind == JG_NODE_REGULAR
-                            ? " (list-offset or list nodes: regular lists are not supported in "
-                              "this version)"
-                            : "",
+    return jg_error_set(err, JG_ESHAPE, -1, "needs lists at axis 1; the array has type %s",
                         type);
   }
   l->content = a->children[0];
@@ -142,11 +174,11 @@ static jg_status gather(jgi_op_ctx *c, const jg_array *content, const jg_view *i
       free(names);
       return st;
     }
-    default:
-      return jg_error_set(err, JG_ENOTSUP, -1,
-                          "items of %s nodes (nested lists or options) are not supported in this "
-                          "version: use the arg version and index with its positions",
-                          jgi_array_node_name(content->kind));
+    default: { /* options (any representation) and lists: carried through the positions */
+      jg_kernel_arg idx;
+      JG_RETURN_NOT_OK(jgi_op_view_arg(c, index, 0, total, &idx, err));
+      return jgi_carry(c, content, idx, out, err);
+    }
   }
 }
 
@@ -279,7 +311,7 @@ static jg_status combinations(const char *fn, const jg_array *a, int n, bool rep
   top_lists l;
   jg_status st = get_lists(&c, a, &l, err);
   const jg_len nl = a->length;
-  if (st == JG_OK && !arg && nl > 0 && fast_content(l.content)) {
+  if (st == JG_OK && !arg && nl > 0 && !l.has_valid && fast_content(l.content)) {
     jg_array *res = NULL;
     bool retry = false;
     st = combinations_fast(&c, nl, &l, n, replacement, fields, &res, &retry, err);
@@ -329,7 +361,7 @@ static jg_status combinations(const char *fn, const jg_array *a, int n, bool rep
     const jg_array *contents[4] = {l.content, l.content, l.content, l.content};
     st = build(&c, n, contents, arg, &pos, total, fields, &rec, err);
   }
-  if (st == JG_OK) st = jg_array_list_offset(&offsets, rec, &res, err);
+  if (st == JG_OK) st = jgi_make_list(&offsets, rec, l.has_valid ? &l.valid : NULL, &res, err);
   jg_array_release(rec);
   st = jgi_op_ctx_finish(&c, st, err);
   if (st != JG_OK) {
@@ -438,6 +470,19 @@ static jg_status cartesian(const char *fn, int narrays, const jg_array *const *a
                                     jgi_op_out_arg(&inner)};
     st = jg_kernel_call(&jgi_kernel_cartesian_fill, args, 15, &c.launch, err);
   }
+  /* None where any array's list is None. */
+  jg_view valid;
+  bool has_valid = false;
+  for (int q = 0; st == JG_OK && q < narrays; q++) {
+    if (!l[q].has_valid) continue;
+    if (has_valid) {
+      st = binary(&c, JG_UFUNC_LOGICAL_AND, nl, jgi_op_out_arg(&valid),
+                  jgi_op_out_arg(&l[q].valid), JG_DTYPE_BOOL, &valid, err);
+    } else {
+      valid = l[q].valid;
+    }
+    has_valid = true;
+  }
   jg_array *rec = NULL, *mid = NULL, *res = NULL;
   if (st == JG_OK) {
     const jg_array *contents[3] = {l[0].content, l[1].content, l[2].content};
@@ -445,9 +490,9 @@ static jg_status cartesian(const char *fn, int narrays, const jg_array *const *a
   }
   if (st == JG_OK && nested) {
     st = jg_array_list_offset(&inner, rec, &mid, err);
-    if (st == JG_OK) st = jg_array_list_offset(&offsets0, mid, &res, err);
+    if (st == JG_OK) st = jgi_make_list(&offsets0, mid, has_valid ? &valid : NULL, &res, err);
   } else if (st == JG_OK) {
-    st = jg_array_list_offset(&offsets, rec, &res, err);
+    st = jgi_make_list(&offsets, rec, has_valid ? &valid : NULL, &res, err);
   }
   jg_array_release(rec);
   jg_array_release(mid);

@@ -41,6 +41,7 @@ extern JGI_HIDDEN const jg_kernel jgi_kernel_list_mask;
 extern JGI_HIDDEN const jg_kernel jgi_kernel_list_mask_select;
 extern JGI_HIDDEN const jg_kernel jgi_kernel_list_mask_offsets;
 extern JGI_HIDDEN const jg_kernel jgi_kernel_fill;
+extern JGI_HIDDEN const jg_kernel jgi_kernel_take_option;
 
 /* ------------------------------------------------------------------------------------------ */
 /* Helpers                                                                                     */
@@ -111,31 +112,49 @@ static int dims_below(const jg_array *a, bool inner, int guard) {
 
 static int list_depth(const jg_array *a, int guard) { return dims_below(a, false, guard); }
 
-/* The values of a selector's leaf: `leaf` is numeric, or an option above numeric. Sets the
- * option's kernel arguments (valid_mode 0 without one). */
+/* The values of a selector's leaf: `leaf` is numeric or empty (lists that never got a value,
+ * read as no values of `empty_dtype`), or an option above one, in any representation. Sets
+ * *values to a 1-D view of *m values (one per leaf entry) and the option's kernel arguments
+ * (valid_mode 0 without one): a byte-masked node is read as it is; a bit-masked or
+ * indexed-option node becomes a byte mask of validity (option_index) over its values gathered
+ * into entry order (take_option: 0 where None). */
 static jg_status leaf_values(jgi_op_ctx *c, const jg_array *leaf, const char *what,
-                             const jg_array **values, int64_t *valid_mode, jg_kernel_arg *valid,
-                             jg_len *m, jg_error *err) {
+                             jg_dtype empty_dtype, jg_view *values, int64_t *valid_mode,
+                             jg_kernel_arg *valid, jg_len *m, jg_error *err) {
   *valid_mode = 0;
   *valid = none_arg(c, JG_DTYPE_INT8);
-  const jg_array *v = leaf;
-  if (jgi_node_is_option(leaf->kind)) {
-    JG_RETURN_IF(leaf->kind != JG_NODE_BYTE_MASKED, JG_ENOTSUP, err,
-                 "None values of the %s must be a byte-masked node, not %s (not supported in "
-                 "this version)",
-                 what, jgi_array_node_name(leaf->kind));
-    v = leaf->children[0];
-    *valid_mode = leaf->valid_when ? 1 : 2;
-    JG_RETURN_NOT_OK(jgi_op_view_arg(c, &leaf->buffers[0], 0, leaf->length, valid, err));
-    valid->dtype = JG_DTYPE_INT8;
-  }
-  JG_RETURN_IF(v->kind != JG_NODE_NUMERIC, JG_ENOTSUP, err,
+  const jg_array *v = jgi_node_is_option(leaf->kind) ? leaf->children[0] : leaf;
+  JG_RETURN_IF(v->kind != JG_NODE_NUMERIC && v->kind != JG_NODE_EMPTY, JG_ENOTSUP, err,
                "the %s's values are not numbers but a node of kind %s", what,
                jgi_array_node_name(v->kind));
-  JG_RETURN_IF(v->buffers[0].layout.ndim != 1, JG_ESHAPE, err,
+  JG_RETURN_IF(v->kind == JG_NODE_NUMERIC && v->buffers[0].layout.ndim != 1, JG_ESHAPE, err,
                "the %s's values must be 1-D, not %d-D", what, (int)v->buffers[0].layout.ndim);
-  *values = v;
   *m = leaf->length;
+  if (v->kind == JG_NODE_EMPTY && v == leaf) return jgi_op_alloc(c, 0, empty_dtype, values, err);
+  if (v == leaf || leaf->kind == JG_NODE_BYTE_MASKED) {
+    if (v != leaf) {
+      *valid_mode = leaf->valid_when ? 1 : 2;
+      JG_RETURN_NOT_OK(jgi_op_view_arg(c, &leaf->buffers[0], 0, leaf->length, valid, err));
+      valid->dtype = JG_DTYPE_INT8;
+    }
+    if (v->kind == JG_NODE_EMPTY) return jgi_op_alloc(c, 0, empty_dtype, values, err);
+    *values = v->buffers[0];
+    return JG_OK;
+  }
+  jg_view idx, flags;
+  JG_RETURN_NOT_OK(jgi_op_option_index(c, leaf, 0, true, &idx, &flags, err));
+  jg_kernel_arg data = none_arg(c, empty_dtype);
+  if (v->kind == JG_NODE_NUMERIC) {
+    JG_RETURN_NOT_OK(
+        jgi_op_view_arg(c, &v->buffers[0], 0, v->buffers[0].layout.shape[0], &data, err));
+  }
+  JG_RETURN_NOT_OK(jgi_op_alloc(c, leaf->length, data.dtype, values, err));
+  const jg_kernel_arg args[5] = {jg_arg_i64(leaf->length), jg_arg_i64(data.v.array.length), data,
+                                 jgi_op_out_arg(&idx), jgi_op_out_arg(values)};
+  JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_take_option, args, 5, &c->launch, err));
+  *valid_mode = 1;
+  *valid = jgi_op_out_arg(&flags);
+  valid->dtype = JG_DTYPE_INT8;
   return JG_OK;
 }
 
@@ -271,20 +290,20 @@ static jg_status mask_run(jgi_op_ctx *c, const jg_array *a, const jg_array *mask
                           jg_array **out, jg_error *err) {
   const jg_array *leaf = NULL;
   const int d = selector_depth(mask, &leaf);
-  const jg_array *values = NULL;
+  jg_view values;
   int64_t valid_mode = 0;
   jg_kernel_arg valid;
   jg_len m = 0;
-  JG_RETURN_NOT_OK(leaf_values(c, leaf, "mask", &values, &valid_mode, &valid, &m, err));
-  JG_RETURN_IF(values->buffers[0].dtype != JG_DTYPE_BOOL, JG_EDTYPE, err,
-               "the mask's values are %s; a mask must be bool",
-               jg_dtype_name(values->buffers[0].dtype));
+  JG_RETURN_NOT_OK(
+      leaf_values(c, leaf, "mask", JG_DTYPE_BOOL, &values, &valid_mode, &valid, &m, err));
+  JG_RETURN_IF(values.dtype != JG_DTYPE_BOOL, JG_EDTYPE, err,
+               "the mask's values are %s; a mask must be bool", jg_dtype_name(values.dtype));
   JG_RETURN_IF(mask->length != a->length, JG_ESHAPE, err, "the mask has %lld entries, the array %lld",
                (long long)mask->length, (long long)a->length);
   JG_RETURN_NOT_OK(walk_levels(c, a, mask, d, "mask", d, w, err));
   const jg_len n = w->n;
   jg_kernel_arg mvals;
-  JG_RETURN_NOT_OK(jgi_op_view_arg(c, &values->buffers[0], 0, m, &mvals, err));
+  JG_RETURN_NOT_OK(jgi_op_view_arg(c, &values, 0, m, &mvals, err));
   jg_view keep, index, prefix, positions;
   JG_RETURN_NOT_OK(jgi_op_alloc(c, n, JG_DTYPE_INT64, &keep, err));
   JG_RETURN_NOT_OK(jgi_op_alloc(c, n, JG_DTYPE_INT64, &index, err));
@@ -627,16 +646,17 @@ static jg_status take_run(jgi_op_ctx *c, const jg_array *a, const jg_array *inde
                           jg_array **out, jg_error *err) {
   const jg_array *leaf = NULL;
   const int d = selector_depth(index, &leaf);
-  const jg_array *values = NULL;
+  jg_view values;
   int64_t valid_mode = 0;
   jg_kernel_arg valid;
   jg_len m = 0;
-  JG_RETURN_NOT_OK(leaf_values(c, leaf, "index", &values, &valid_mode, &valid, &m, err));
-  const jg_dtype vt = values->buffers[0].dtype;
+  JG_RETURN_NOT_OK(
+      leaf_values(c, leaf, "index", JG_DTYPE_INT64, &values, &valid_mode, &valid, &m, err));
+  const jg_dtype vt = values.dtype;
   JG_RETURN_IF(vt != JG_DTYPE_INT32 && vt != JG_DTYPE_INT64, JG_EDTYPE, err,
                "the index's values are %s; an index must be int32 or int64", jg_dtype_name(vt));
   jg_kernel_arg ivals;
-  JG_RETURN_NOT_OK(jgi_op_view_arg(c, &values->buffers[0], 0, m, &ivals, err));
+  JG_RETURN_NOT_OK(jgi_op_view_arg(c, &values, 0, m, &ivals, err));
   jg_view offsets, ipos, starts, counts, positions;
   const jg_array *target = a;
   level last;

@@ -302,3 +302,46 @@ jg_status jgi_op_offsets_range(jgi_op_ctx *c, const jg_array *list, jg_len lo, j
   *last = v[1];
   return JG_OK;
 }
+
+extern JGI_HIDDEN const jg_kernel jgi_kernel_option_index;
+
+jg_status jgi_op_option_index(jgi_op_ctx *c, const jg_array *opt, int64_t shift, bool negate,
+                              jg_view *idx, jg_view *flags, jg_error *err) {
+  const jg_len n = opt->length;
+  int64_t kind = 4;
+  jg_kernel_arg mask = jg_arg_array(NULL, 0, JG_DTYPE_BOOL, c->device);
+  switch (opt->kind) {
+    case JG_NODE_BYTE_MASKED:
+      kind = 0;
+      JG_RETURN_NOT_OK(jgi_op_view_arg(c, &opt->buffers[0], 0, n, &mask, err));
+      break;
+    case JG_NODE_BIT_MASKED: {
+      kind = opt->lsb_order ? 1 : 2;
+      const jg_len bytes = (opt->bit_offset + n + 7) / 8;
+      JG_RETURN_NOT_OK(jgi_op_view_arg(c, &opt->buffers[0], 0, n == 0 ? 0 : bytes, &mask, err));
+      break;
+    }
+    case JG_NODE_INDEXED_OPTION:
+      kind = 3;
+      JG_RETURN_NOT_OK(jgi_op_view_arg(c, &opt->buffers[0], 0, n, &mask, err));
+      break;
+    default:
+      break;
+  }
+  JG_RETURN_NOT_OK(jgi_op_alloc(c, n, JG_DTYPE_INT64, idx, err));
+  jg_view fl;
+  if (flags == NULL) flags = &fl;
+  JG_RETURN_NOT_OK(jgi_op_alloc(c, n, JG_DTYPE_BOOL, flags, err));
+  const jg_len m = kind == 3 ? opt->children[0]->length : 0;
+  const jg_kernel_arg args[10] = {jg_arg_i64(n),
+                                 jg_arg_i64(kind),
+                                 jg_arg_i64(opt->valid_when ? 1 : 0),
+                                 jg_arg_i64(opt->bit_offset),
+                                 jg_arg_i64(shift),
+                                 jg_arg_i64(negate ? 1 : 0),
+                                 jg_arg_i64(m),
+                                 mask,
+                                 jgi_op_out_arg(idx),
+                                 jgi_op_out_arg(flags)};
+  return jg_kernel_call(&jgi_kernel_option_index, args, 10, &c->launch, err);
+}

@@ -33,6 +33,10 @@ extern JGI_HIDDEN const jg_kernel jgi_kernel_reduce_axis_children;
 extern JGI_HIDDEN const jg_kernel jgi_kernel_reduce_axis_argpos;
 extern JGI_HIDDEN const jg_kernel jgi_kernel_take;
 extern JGI_HIDDEN const jg_kernel jgi_kernel_fill;
+/* Skipping None values (drop_none): option_index (jgi_op_option_index), mask_flags, take,
+ * scatter_kept and the counts-to-offsets scan. */
+extern JGI_HIDDEN const jg_kernel jgi_kernel_mask_flags;
+extern JGI_HIDDEN const jg_kernel jgi_kernel_scatter_kept;
 
 const char *jg_reducer_name(jg_reducer r) {
   switch (r) {
@@ -175,11 +179,8 @@ static jg_status walk(const jg_array *a, jg_reducer r, bool num, const char *fn,
                         "%s: reducing along axis -1 needs a list; the array has type %s", fn, type);
   }
   if (num) return JG_OK; /* num reads no content */
-  const jg_array *content = c->nodes[c->list_at + 1];
-  JG_RETURN_IF(jgi_node_is_option(content->kind), JG_ENOTSUP, err,
-               "%s: the innermost lists hold optional values (%s node); reducing them is not "
-               "supported in this version",
-               fn, jgi_array_node_name(content->kind));
+  /* Options between the innermost list and the leaf (None values) are skipped by the
+   * reduction (reduce_innermost). */
   JG_RETURN_IF(leaf->kind == JG_NODE_NUMERIC && !is_reducible_dtype(leaf->buffers[0].dtype),
                JG_EDTYPE, err, "%s: cannot %s %s values", fn, jg_reducer_name(r),
                jg_dtype_name(leaf->buffers[0].dtype));
@@ -370,10 +371,12 @@ static jg_status reduce_lists(jgi_op_ctx *c, const jg_array *list, jg_reducer r,
  *  - at the leaf: the contributors' values are gathered in slot order (take) and reduced as
  *    lists by the innermost-axis kernels over R (reduce_lists); argmin/argmax positions are
  *    mapped to J (reduce_axis_argpos).
- * Every slot has at least one contributor, so no result is None; with mask_identity (the
- * default of min, max, argmin, argmax) the values still get an option type (all valid), as in
- * Awkward. The work of a slot is proportional to its number of contributors times the depth:
- * the whole array for axis 0 (one thread per merged position there). */
+ * Every slot has at least one contributor, so no result is None unless all of a slot's values
+ * are None (an option above the leaf: drop_none removes those contributors); with
+ * mask_identity (the default of min, max, argmin, argmax) the values get an option type (all
+ * valid but those), as in Awkward. The work of a slot is proportional to its number of
+ * contributors times the depth: the whole array for axis 0 (one thread per merged position
+ * there). */
 
 typedef struct axis_state {
   jg_len n;      /* slots */
@@ -533,6 +536,101 @@ static jg_status axis_leaf(jgi_op_ctx *c, const jg_array *leaf, const axis_state
   return st;
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* None values inside the reduced lists (skipped, as Awkward does)                             */
+/* ------------------------------------------------------------------------------------------ */
+/*
+ * Lists whose values are optional (an option node between the innermost list and the leaf) are
+ * reduced as the lists of their valid values: the contributors of an axis_state that are None
+ * are dropped, in order, and the others are carried through the option to its content, keeping
+ * their positions along the reduced axis (J), so argmin and argmax count the Nones: the argmin
+ * of [None, 3, 1] is 2. A list of Nones only is then empty (sum 0, min None, argmin None or -1
+ * by mask_identity). Kernels: option_index gives each option entry's validity and content
+ * position; mask_flags reads the validity at the contributors (0/1 counts); a scan of those
+ * numbers the kept ones; take maps the slot offsets and contributor positions through it and
+ * scatter_kept compacts P and J. One scan, so one wait on the GPU, per option level. */
+
+/* Drops the contributors of `s` (positions in the entries of the option node `opt`) that are
+ * None; the others get the position of their value in opt's content. `idx` and `valid` are
+ * opt's option index and validity (jgi_op_option_index with negate). */
+static jg_status drop_none_with(jgi_op_ctx *c, const jg_array *opt, const jg_view *idx,
+                                const jg_view *valid, axis_state *s, jg_error *err) {
+  const jg_len len = opt->length, n = s->n, total = s->total;
+  jg_view keep, unused, prefix, idxp;
+  axis_state t;
+  t.n = n;
+  JG_RETURN_NOT_OK(jgi_op_alloc(c, total, JG_DTYPE_INT64, &keep, err));
+  JG_RETURN_NOT_OK(jgi_op_alloc(c, total, JG_DTYPE_INT64, &unused, err));
+  const jg_kernel_arg fa[10] = {jg_arg_i64(total),
+                                jg_arg_i64(len),
+                                jgi_op_out_arg(valid),
+                                jg_arg_i64(0),
+                                jgi_op_out_arg(&s->P),
+                                jgi_op_out_arg(&s->P),
+                                jg_arg_i64(0),
+                                jg_arg_array(NULL, 0, JG_DTYPE_INT8, c->device),
+                                jgi_op_out_arg(&keep),
+                                jgi_op_out_arg(&unused)};
+  JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_mask_flags, fa, 10, &c->launch, err));
+  JG_RETURN_NOT_OK(jgi_op_counts_to_offsets(c, &keep, total, &prefix, &t.total, err));
+  /* The slot offsets through the scan: the kept contributors before each slot boundary. */
+  JG_RETURN_NOT_OK(jgi_op_alloc(c, n + 1, JG_DTYPE_INT64, &t.R, err));
+  const jg_kernel_arg ra[5] = {jg_arg_i64(n + 1), jg_arg_i64(total + 1), jgi_op_out_arg(&prefix),
+                               jgi_op_out_arg(&s->R), jgi_op_out_arg(&t.R)};
+  JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_take, ra, 5, &c->launch, err));
+  /* The content positions of every contributor (-1 for None, never kept), compacted. */
+  JG_RETURN_NOT_OK(jgi_op_alloc(c, total, JG_DTYPE_INT64, &idxp, err));
+  const jg_kernel_arg pa[5] = {jg_arg_i64(total), jg_arg_i64(len), jgi_op_out_arg(idx),
+                               jgi_op_out_arg(&s->P), jgi_op_out_arg(&idxp)};
+  JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_take, pa, 5, &c->launch, err));
+  JG_RETURN_NOT_OK(jgi_op_alloc(c, t.total, JG_DTYPE_INT64, &t.P, err));
+  JG_RETURN_NOT_OK(jgi_op_alloc(c, t.total, JG_DTYPE_INT64, &t.J, err));
+  const jg_kernel_arg sp[5] = {jg_arg_i64(total), jg_arg_i64(t.total), jgi_op_out_arg(&prefix),
+                               jgi_op_out_arg(&idxp), jgi_op_out_arg(&t.P)};
+  JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_scatter_kept, sp, 5, &c->launch, err));
+  const jg_kernel_arg sj[5] = {jg_arg_i64(total), jg_arg_i64(t.total), jgi_op_out_arg(&prefix),
+                               jgi_op_out_arg(&s->J), jgi_op_out_arg(&t.J)};
+  JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_scatter_kept, sj, 5, &c->launch, err));
+  *s = t;
+  return JG_OK;
+}
+
+/* drop_none_with, with the option index of `opt` made here. */
+static jg_status drop_none(jgi_op_ctx *c, const jg_array *opt, axis_state *s, jg_error *err) {
+  jg_view idx, valid;
+  JG_RETURN_NOT_OK(jgi_op_option_index(c, opt, 0, true, &idx, &valid, err));
+  return drop_none_with(c, opt, &idx, &valid, s, err);
+}
+
+/* Reduces the innermost lists of the chain `ch` with `r` (as reduce_lists), skipping None
+ * values when the lists hold an option: then the lists are checked against the option node
+ * (list_count_nonzero over its validity: BAD_RANGE names the first bad list), become the slots
+ * of an axis_state whose contributors are their items (axis_start), lose their None items
+ * (drop_none, once per option level) and are reduced by axis_leaf. */
+static jg_status reduce_innermost(jgi_op_ctx *c, const chain *ch, jg_reducer r, bool masked,
+                                  jg_array **out, jg_error *err) {
+  const jg_array *list = ch->nodes[ch->list_at];
+  size_t k = ch->list_at + 1;
+  const jg_array *opt = ch->nodes[k];
+  if (!jgi_node_is_option(opt->kind)) return reduce_lists(c, list, r, masked, out, err);
+  jg_view idx, valid, counted;
+  JG_RETURN_NOT_OK(jgi_op_option_index(c, opt, 0, true, &idx, &valid, err));
+  jg_kernel_arg starts, stops;
+  JG_RETURN_NOT_OK(jgi_op_list_args(c, list, &starts, &stops, err));
+  JG_RETURN_NOT_OK(jgi_op_alloc(c, list->length, JG_DTYPE_INT64, &counted, err));
+  const jg_kernel_arg ca[6] = {jg_arg_i64(list->length), starts,
+                               stops,                    jg_arg_i64(opt->length),
+                               jgi_op_out_arg(&valid),   jgi_op_out_arg(&counted)};
+  JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_list_count_nonzero, ca, 6, &c->launch, err));
+  axis_state s;
+  JG_RETURN_NOT_OK(axis_start(c, list, 0, &s, err));
+  JG_RETURN_NOT_OK(drop_none_with(c, opt, &idx, &valid, &s, err));
+  for (k++; jgi_node_is_option(ch->nodes[k]->kind); k++) {
+    JG_RETURN_NOT_OK(drop_none(c, ch->nodes[k], &s, err));
+  }
+  return axis_leaf(c, ch->nodes[k], &s, r, masked, out, err);
+}
+
 /* Reduces `a` (its chain in `ch`) at axis `ax` (0 <= ax < depth - 1), where the node of that
  * axis is ch->nodes[at] (unused for ax 0). */
 static jg_status reduce_axis(jgi_op_ctx *c, const chain *ch, int64_t ax, size_t at, jg_reducer r,
@@ -546,6 +644,9 @@ static jg_status reduce_axis(jgi_op_ctx *c, const chain *ch, int64_t ax, size_t 
     JG_RETURN_IF(nlevels == 64, JG_ENOTSUP, err, "more than 64 list levels below the axis");
     JG_RETURN_NOT_OK(axis_descend(c, ch->nodes[k], &s, &levels[nlevels], err));
     nlevels++;
+  }
+  for (; jgi_node_is_option(ch->nodes[k]->kind); k++) {
+    JG_RETURN_NOT_OK(drop_none(c, ch->nodes[k], &s, err));
   }
   jg_array *res = NULL;
   JG_RETURN_NOT_OK(axis_leaf(c, ch->nodes[k], &s, r, masks_empty(r, o->mask_identity), &res, err));
@@ -611,15 +712,21 @@ static jg_status resolve_axis(const char *fn, const jg_array *a, int64_t axis, j
   }
   *at = found;
   const size_t from = v == 0 ? 0 : found;
+  size_t last_list = from;
+  for (size_t k = from; k < len; k++) {
+    if (jgi_node_is_list(ch->nodes[k]->kind)) last_list = k;
+  }
   for (size_t k = from; k < len; k++) {
     const jg_array *p = ch->nodes[k];
     JG_RETURN_IF(p->kind == JG_NODE_REGULAR, JG_ENOTSUP, err,
                  "%s: axis %lld: a regular level (size %lld) at or below the reduced axis is not "
                  "supported in this version",
                  fn, (long long)axis, (long long)p->regular_size);
-    JG_RETURN_IF(jgi_node_is_option(p->kind), JG_ENOTSUP, err,
-                 "%s: axis %lld: None values at or below the reduced axis (%s node) are not "
-                 "supported in this version",
+    /* None values (options below the last list) are skipped (drop_none); None lists are
+     * not. */
+    JG_RETURN_IF(jgi_node_is_option(p->kind) && k < last_list, JG_ENOTSUP, err,
+                 "%s: axis %lld: None lists at or below the reduced axis (%s node) are not "
+                 "supported in this version (None values inside the lists are)",
                  fn, (long long)axis, jgi_array_node_name(p->kind));
   }
   const jg_array *leaf = ch->nodes[len - 1];
@@ -682,7 +789,9 @@ static jg_status reduce(const char *fn, const jg_array *a, jg_reducer r, bool nu
   jg_array *res = NULL;
   if (st == JG_OK) {
     st = jgi_error_prefix(
-        reduce_lists(&c, ch.nodes[ch.list_at], r, masks_empty(r, o.mask_identity), &res, err), fn,
+        num ? reduce_lists(&c, ch.nodes[ch.list_at], r, false, &res, err)
+            : reduce_innermost(&c, &ch, r, masks_empty(r, o.mask_identity), &res, err),
+        fn,
         err);
   }
   if (st == JG_OK && o.keepdims) {

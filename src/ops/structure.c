@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "internal/jgi_array.h"
+#include "internal/jgi_carry.h"
 #include "internal/jgi_check.h"
 #include "internal/jgi_cuda.h"
 #include "internal/jgi_ops.h"
@@ -29,7 +30,6 @@
 #include "jagged/structure.h"
 #include "kernels/scan/scan.h"
 
-extern JGI_HIDDEN const jg_kernel jgi_kernel_option_index;
 extern JGI_HIDDEN const jg_kernel jgi_kernel_list_carry;
 extern JGI_HIDDEN const jg_kernel jgi_kernel_list_gather_index;
 extern JGI_HIDDEN const jg_kernel jgi_kernel_list_concat_index;
@@ -144,49 +144,10 @@ static jg_status require_1d(const jg_array *a, jg_error *err) {
 /* ------------------------------------------------------------------------------------------ */
 
 /* Option index of `opt`'s n entries (int64, -1 for None, else position in its content + shift)
- * and per-entry flags (valid when negate, else None). A node that is no option counts every
- * entry valid with position i (kind 4). An indexed option's index at or past its content is
- * JG_EINDEX at the first such entry (the kernel's BAD_INDEX). */
+ * and per-entry flags (valid when negate, else None): jgi_op_option_index. */
 static jg_status option_index(jgi_op_ctx *c, const jg_array *opt, int64_t shift, bool negate,
                               jg_view *idx, jg_view *flags, jg_error *err) {
-  const jg_len n = opt->length;
-  int64_t kind = 4;
-  jg_kernel_arg mask = arg_none(c, JG_DTYPE_BOOL);
-  switch (opt->kind) {
-    case JG_NODE_BYTE_MASKED:
-      kind = 0;
-      JG_RETURN_NOT_OK(jgi_op_view_arg(c, &opt->buffers[0], 0, n, &mask, err));
-      break;
-    case JG_NODE_BIT_MASKED: {
-      kind = opt->lsb_order ? 1 : 2;
-      const jg_len bytes = (opt->bit_offset + n + 7) / 8;
-      JG_RETURN_NOT_OK(jgi_op_view_arg(c, &opt->buffers[0], 0, n == 0 ? 0 : bytes, &mask, err));
-      break;
-    }
-    case JG_NODE_INDEXED_OPTION:
-      kind = 3;
-      JG_RETURN_NOT_OK(jgi_op_view_arg(c, &opt->buffers[0], 0, n, &mask, err));
-      break;
-    default:
-      break;
-  }
-  if (mask.dtype == JG_DTYPE_UINT16) mask.dtype = JG_DTYPE_UINT8; /* never: masks are bytes */
-  JG_RETURN_NOT_OK(jgi_op_alloc(c, n, JG_DTYPE_INT64, idx, err));
-  jg_view fl;
-  if (flags == NULL) flags = &fl;
-  JG_RETURN_NOT_OK(jgi_op_alloc(c, n, JG_DTYPE_BOOL, flags, err));
-  const jg_len m = kind == 3 ? opt->children[0]->length : 0;
-  const jg_kernel_arg args[10] = {jg_arg_i64(n),
-                                  jg_arg_i64(kind),
-                                  jg_arg_i64(opt->valid_when ? 1 : 0),
-                                  jg_arg_i64(opt->bit_offset),
-                                  jg_arg_i64(shift),
-                                  jg_arg_i64(negate ? 1 : 0),
-                                  jg_arg_i64(m),
-                                  mask,
-                                  jgi_op_out_arg(idx),
-                                  jgi_op_out_arg(flags)};
-  return jg_kernel_call(&jgi_kernel_option_index, args, 10, &c->launch, err);
+  return jgi_op_option_index(c, opt, shift, negate, idx, flags, err);
 }
 
 /* Lists normalised to int64. */
@@ -804,14 +765,19 @@ static jg_status fill_at(jgi_op_ctx *c, const jg_array *a, jg_fill_value v, bool
     free(fields);
     return st;
   }
-  if (jgi_node_is_option(a->kind) && a->children[0]->kind == JG_NODE_NUMERIC) {
+  if (jgi_node_is_option(a->kind) &&
+      (a->children[0]->kind == JG_NODE_NUMERIC || a->children[0]->kind == JG_NODE_EMPTY)) {
+    /* Numbers, or None only (an option over an empty node, type ?unknown: the value's type). */
     const jg_array *content = a->children[0];
-    JG_RETURN_NOT_OK(require_1d(content, err));
-    const jg_dtype t = content->buffers[0].dtype;
+    const bool empty = content->kind == JG_NODE_EMPTY;
+    if (!empty) JG_RETURN_NOT_OK(require_1d(content, err));
+    const jg_dtype t = empty ? v.dtype : content->buffers[0].dtype;
     JG_RETURN_IF(!kernel_dtype(t), JG_EDTYPE, err, "cannot fill %s values", jg_dtype_name(t));
     const jg_dtype r = promote(t, v.dtype);
-    jg_kernel_arg data, value;
-    JG_RETURN_NOT_OK(jgi_op_view_arg(c, &content->buffers[0], 0, content->length, &data, err));
+    jg_kernel_arg data = arg_none(c, t), value;
+    if (!empty) {
+      JG_RETURN_NOT_OK(jgi_op_view_arg(c, &content->buffers[0], 0, content->length, &data, err));
+    }
     if (r != t) {
       jg_view cv;
       JG_RETURN_NOT_OK(cast_to(c, data, content->length, r, &cv, err));
@@ -898,6 +864,15 @@ static jg_status from_counts(const char *fn, const jg_view *counts, jg_array *co
   return jg_error_set(err, st, e.index, "%s: %s", fn, text);
 }
 
+/* Counts of unknown type (an empty node: no counts, as the builder makes `[]`): no lists, so
+ * `a` must have no entries either (else JG_ESHAPE from from_counts). */
+static jg_status unflatten_no_counts(jgi_op_ctx *c, const char *fn, const jg_array *a,
+                                     jg_array **out, jg_error *err) {
+  jg_view none;
+  JG_RETURN_NOT_OK(jgi_op_alloc(c, 0, JG_DTYPE_INT64, &none, err));
+  return from_counts(fn, &none, (jg_array *)(uintptr_t)a, c->launch.stream, out, err);
+}
+
 static jg_status unflatten1(jgi_op_ctx *c, const char *fn, const jg_array *a,
                             const jg_array *counts, jg_array **out, jg_error *err) {
   JG_RETURN_IF(list_below(a) == NULL || jgi_node_is_option(a->kind), JG_ESHAPE, err,
@@ -973,6 +948,9 @@ jg_status jg_array_unflatten(const jg_array *a, const jg_array *counts, int64_t 
   JG_RETURN_IF(counts == NULL, JG_EINVAL, err, "%s: counts is NULL", fn);
   JG_RETURN_NOT_OK(jgi_error_prefix(jg_array_check_same_backend(a, "a", counts, "counts", err),
                                     fn, err));
+  if (axis == 0 && counts->kind == JG_NODE_EMPTY) {
+    RUN_OP(fn, a, stream, unflatten_no_counts(&c, fn, a, &res, err));
+  }
   if (axis == 0) {
     const jg_view *cv = NULL;
     JG_RETURN_NOT_OK(counts_view(fn, counts, &cv, err));
@@ -1313,8 +1291,9 @@ static jg_status sort_lists(jgi_op_ctx *c, const jg_array *list, bool ascending,
   const jg_array *C = list->children[0];
   const bool opt = jgi_node_is_option(C->kind);
   const jg_array *leaf = opt ? C->children[0] : C;
-  if (leaf->kind == JG_NODE_EMPTY && C->length == 0) {
-    /* Lists of nothing: every list is empty. */
+  if (leaf->kind == JG_NODE_EMPTY) {
+    /* Lists of nothing (every list empty), or of None only (an option over an empty node, as
+     * the builder makes for nulls alone): no value is read. */
   } else {
     JG_RETURN_IF(leaf->kind != JG_NODE_NUMERIC, JG_ENOTSUP, err,
                  "sorting lists of %s nodes is not supported in this version (sort numbers, "
@@ -1395,6 +1374,28 @@ static jg_status sort_at(jgi_op_ctx *c, const jg_array *a, bool ascending, bool 
   return jg_error_set(err, JG_ESHAPE, -1, "sorting along axis -1 needs lists; found %s", type);
 }
 
+/* Whether `a` has a list level below the options on top of it. */
+static bool has_list_level(const jg_array *a) {
+  while (jgi_node_is_option(a->kind)) a = a->children[0];
+  return jgi_node_is_list(a->kind) || a->kind == JG_NODE_REGULAR;
+}
+
+/* Sorts an array with no list level (numbers, None among them, or no entries at all: 0 *
+ * unknown) as one list, as Awkward sorts a 1-D array at axis -1. */
+static jg_status sort_flat(jgi_op_ctx *c, const jg_array *a, bool ascending, bool arg,
+                           jg_array **out, jg_error *err) {
+  const int64_t bounds[2] = {0, a->length};
+  jg_view off;
+  JG_RETURN_NOT_OK(jgi_small_i64(c, bounds, 2, &off, err));
+  jg_array *one = NULL, *sorted = NULL;
+  JG_RETURN_NOT_OK(jg_array_list_offset(&off, (jg_array *)(uintptr_t)a, &one, err));
+  const jg_status st = sort_lists(c, one, ascending, arg, &sorted, err);
+  if (st == JG_OK) *out = jg_array_retain(sorted->children[0]);
+  jg_array_release(sorted);
+  jg_array_release(one);
+  return st;
+}
+
 static jg_status sort_common(const char *fn, const jg_array *a, int64_t axis, bool ascending,
                              bool stable, bool arg, jg_stream stream, jg_array **out,
                              jg_error *err) {
@@ -1405,6 +1406,9 @@ static jg_status sort_common(const char *fn, const jg_array *a, int64_t axis, bo
                "supported", fn, (long long)axis);
   JG_RETURN_IF(!stable, JG_EINVAL, err, "%s: stable must be true (every sort here is stable)",
                fn);
+  if (a->kind != JG_NODE_RECORD && !has_list_level(a)) {
+    RUN_OP(fn, a, stream, sort_flat(&c, a, ascending, arg, &res, err));
+  }
   if (!(jgi_node_has_one_content(a->kind))) {
     char type[128];
     if (jg_array_type_string(a, type, sizeof type, NULL, NULL) != JG_OK) type[0] = '\0';

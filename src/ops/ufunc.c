@@ -40,6 +40,7 @@ extern JGI_HIDDEN const jg_kernel jgi_kernel_ufunc_binary_lists;
 extern JGI_HIDDEN const jg_kernel jgi_kernel_ufunc_unary;
 extern JGI_HIDDEN const jg_kernel jgi_kernel_ufunc_binary;
 extern JGI_HIDDEN const jg_kernel jgi_kernel_where;
+extern JGI_HIDDEN const jg_kernel jgi_kernel_take_option;
 
 const char *jg_ufunc_name(jg_ufunc f) {
   switch (f) {
@@ -718,6 +719,133 @@ jg_status jg_array_ufunc2_scalar(jg_ufunc f, const jg_array *x, jg_scalar s, boo
   return JG_OK;
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* where: the chosen value, None or not                                                         */
+/* ------------------------------------------------------------------------------------------ */
+/*
+ * ak.where picks x's or y's value at each position, so a None of the branch not chosen does not
+ * matter (where([True, False], [1, None], [None, 5]) is [1, 5]); None lists of x and y, and None
+ * anywhere in the condition, are None in the result as broadcasting makes them. So the option
+ * directly above x's (or y's) numbers is taken out before broadcasting: the input becomes its
+ * values (take_option: 0 where None) and, as one more input, its validity (bool) with the
+ * same structure (a true scalar for an input without one); the where kernel runs on the values and
+ * on the validities, and the result gets a byte-masked option over its numbers from the chosen
+ * validity. */
+
+/* The option node directly above the numeric (or empty) leaf of `a`'s chain, or NULL. */
+static const jg_array *leaf_option(const jg_array *a) {
+  const jg_array *p = a, *opt = NULL;
+  while (jgi_node_has_one_content(p->kind)) {
+    opt = jgi_node_is_option(p->kind) ? p : NULL;
+    p = p->children[0];
+  }
+  if (p->kind == JG_NODE_EMPTY) return opt;
+  return p->kind == JG_NODE_NUMERIC && p->buffers[0].layout.ndim == 1 &&
+                 is_kernel_dtype(p->buffers[0].dtype)
+             ? opt
+             : NULL;
+}
+
+/* Whether the leaf of `a`'s chain is an empty node (type unknown: no values). */
+static bool leaf_is_unknown(const jg_array *a) {
+  while (jgi_node_has_one_content(a->kind)) a = a->children[0];
+  return a->kind == JG_NODE_EMPTY;
+}
+
+/* `a` with the node `at` of its chain replaced by `leaf` (the nodes above it remade over their
+ * own buffers). */
+static jg_status replace_below(const jg_array *a, const jg_array *at, jg_array *leaf,
+                               jg_array **out, jg_error *err) {
+  if (a == at) {
+    *out = jg_array_retain(leaf);
+    return JG_OK;
+  }
+  jg_array *child = NULL;
+  JG_RETURN_NOT_OK(replace_below(a->children[0], at, leaf, &child, err));
+  const jg_status st = jgi_op_remake(a, child, out, err);
+  jg_array_release(child);
+  return st;
+}
+
+/* `a` without its leaf option `opt`: *values (opt's values, 0 where None) and *valid (bool),
+ * each with a's structure above opt. */
+static jg_status split_leaf_option(jgi_op_ctx *c, const jg_array *a, const jg_array *opt,
+                                   jg_array **values, jg_array **valid, jg_error *err) {
+  const jg_array *leaf = opt->children[0];
+  jg_view idx, flags, vv;
+  JG_RETURN_NOT_OK(jgi_op_option_index(c, opt, 0, true, &idx, &flags, err));
+  jg_kernel_arg data = jg_arg_array(NULL, 0, JG_DTYPE_FLOAT64, c->device);
+  if (leaf->kind == JG_NODE_NUMERIC) {
+    JG_RETURN_NOT_OK(
+        jgi_op_view_arg(c, &leaf->buffers[0], 0, leaf->buffers[0].layout.shape[0], &data, err));
+  }
+  JG_RETURN_NOT_OK(jgi_op_alloc(c, opt->length, data.dtype, &vv, err));
+  const jg_kernel_arg args[5] = {jg_arg_i64(opt->length), jg_arg_i64(data.v.array.length), data,
+                                 jgi_op_out_arg(&idx), jgi_op_out_arg(&vv)};
+  JG_RETURN_NOT_OK(jg_kernel_call(&jgi_kernel_take_option, args, 5, &c->launch, err));
+  jg_array *vn = NULL, *fn = NULL;
+  jg_status st = jg_array_numeric(&vv, &vn, err);
+  if (st == JG_OK) st = jg_array_numeric(&flags, &fn, err);
+  if (st == JG_OK) st = replace_below(a, opt, vn, values, err);
+  if (st == JG_OK) st = replace_below(a, opt, fn, valid, err);
+  jg_array_release(vn);
+  jg_array_release(fn);
+  return st;
+}
+
+/* The numeric leaf of `values`' chain wrapped in a byte-masked node over the numeric leaf of
+ * `valid`'s (the same structure: two wraps of one broadcast). */
+static jg_status mask_leaf(const jg_array *values, const jg_array *valid, jg_array **out,
+                           jg_error *err) {
+  const jg_array *p = values, *q = valid;
+  while (jgi_node_has_one_content(p->kind)) {
+    p = p->children[0];
+    q = q->children[0];
+  }
+  jg_array *masked = NULL;
+  JG_RETURN_NOT_OK(jg_array_byte_masked(&q->buffers[0], true, (jg_array *)(uintptr_t)p, &masked,
+                                        err));
+  const jg_status st = replace_below(values, p, masked, out, err);
+  jg_array_release(masked);
+  return st;
+}
+
+/* where over the broadcast `b` of (condition, x, y[, x valid, y valid]): the chosen values,
+ * masked by the chosen validity when `split`. */
+static jg_status where_on(jgi_op_ctx *c, jgi_broadcast *b, bool split, bool cond_unknown,
+                          jg_array **out, jg_error *err) {
+  jg_kernel_arg ca = b->leaves[0];
+  /* A condition of unknown type (0 * unknown, var * unknown) has no values: no bool to read. */
+  if (cond_unknown && ca.v.array.length == 0) ca.dtype = JG_DTYPE_BOOL;
+  JG_RETURN_IF(ca.dtype != JG_DTYPE_BOOL, JG_EDTYPE, err,
+               "the condition must be bool, not %s: compare it first (e.g. "
+               "jg_array_ufunc2_scalar with JG_UFUNC_NOT_EQUAL and jg_scalar_int(0))",
+               jg_dtype_name(b->leaves[0].dtype));
+  const jg_dtype t = jg_dtype_promote(b->leaves[1].dtype, b->leaves[2].dtype);
+  jg_kernel_arg xa, ya;
+  JG_RETURN_NOT_OK(cast_leaf(c, &b->leaves[1], t, &xa, err));
+  JG_RETURN_NOT_OK(cast_leaf(c, &b->leaves[2], t, &ya, err));
+  jg_view ov, vv;
+  JG_RETURN_NOT_OK(jgi_op_alloc(c, b->length, t, &ov, err));
+  const jg_kernel_arg args[8] = {
+      jg_arg_i64(b->length),        jg_arg_i64(leaf_len(b, 0)), leaf_arg(b, 0, &ca),
+      jg_arg_i64(leaf_len(b, 1)),   leaf_arg(b, 1, &xa),        jg_arg_i64(leaf_len(b, 2)),
+      leaf_arg(b, 2, &ya),          jgi_op_out_arg(&ov)};
+  if (!split) return run_and_wrap(c, b, &jgi_kernel_where, args, 8, &ov, out, err);
+  JG_RETURN_NOT_OK(jgi_op_alloc(c, b->length, JG_DTYPE_BOOL, &vv, err));
+  const jg_kernel_arg vargs[8] = {
+      jg_arg_i64(b->length),      jg_arg_i64(leaf_len(b, 0)), leaf_arg(b, 0, &ca),
+      jg_arg_i64(leaf_len(b, 3)), leaf_arg(b, 3, &b->leaves[3]), jg_arg_i64(leaf_len(b, 4)),
+      leaf_arg(b, 4, &b->leaves[4]), jgi_op_out_arg(&vv)};
+  jg_array *values = NULL, *valid = NULL;
+  jg_status st = run_and_wrap(c, b, &jgi_kernel_where, args, 8, &ov, &values, err);
+  if (st == JG_OK) st = run_and_wrap(c, b, &jgi_kernel_where, vargs, 8, &vv, &valid, err);
+  if (st == JG_OK) st = mask_leaf(values, valid, out, err);
+  jg_array_release(values);
+  jg_array_release(valid);
+  return st;
+}
+
 jg_status jg_array_where(const jg_array *condition, const jg_array *x, const jg_array *y,
                          jg_stream stream, jg_array **out, jg_error *err) {
   static const char fn[] = "jg_array_where";
@@ -735,33 +863,31 @@ jg_status jg_array_where(const jg_array *condition, const jg_array *x, const jg_
   }
   jgi_op_ctx c;
   JG_RETURN_NOT_OK(jgi_op_ctx_init(&c, fn, condition, stream, err));
-  static const char *const names[3] = {"condition", "x", "y"};
+  static const char *const names[5] = {"condition", "x", "y", "x", "y"};
   jgi_broadcast b;
-  jg_array *res = NULL;
-  jg_status st =
-      jgi_broadcast_init_named(&c, 3, (const jg_array *const[]){condition, x, y}, names, &b, err);
-  if (st == JG_OK) {
-    if (b.leaves[0].dtype != JG_DTYPE_BOOL) {
-      st = jg_error_set(err, JG_EDTYPE, -1,
-                        "the condition must be bool, not %s: compare it first (e.g. "
-                        "jg_array_ufunc2_scalar with JG_UFUNC_NOT_EQUAL and jg_scalar_int(0))",
-                        jg_dtype_name(b.leaves[0].dtype));
+  memset(&b, 0, sizeof b);
+  jg_array *res = NULL, *parts[5] = {(jg_array *)(uintptr_t)condition, NULL, NULL, NULL, NULL};
+  const jg_array *opts[2] = {leaf_option(x), leaf_option(y)};
+  const bool split = opts[0] != NULL || opts[1] != NULL;
+  jg_status st = JG_OK;
+  for (int k = 0; st == JG_OK && k < 2; k++) {
+    if (opts[k] != NULL) {
+      st = split_leaf_option(&c, in[k + 1], opts[k], &parts[k + 1], &parts[k + 3], err);
+    } else {
+      parts[k + 1] = jg_array_retain((jg_array *)(uintptr_t)in[k + 1]);
+      if (split) { /* every value valid: one true, broadcast as a scalar */
+        const jg_scalar yes = jg_scalar_bool(true);
+        st = scalar_array(&c, &yes, JG_DTYPE_BOOL, &parts[k + 3], err);
+      }
     }
-    const jg_dtype t = jg_dtype_promote(b.leaves[1].dtype, b.leaves[2].dtype);
-    jg_kernel_arg xa, ya;
-    if (st == JG_OK) st = cast_leaf(&c, &b.leaves[1], t, &xa, err);
-    if (st == JG_OK) st = cast_leaf(&c, &b.leaves[2], t, &ya, err);
-    jg_view ov;
-    if (st == JG_OK) st = jgi_op_alloc(&c, b.length, t, &ov, err);
-    if (st == JG_OK) {
-      const jg_kernel_arg args[8] = {
-          jg_arg_i64(b.length),       jg_arg_i64(leaf_len(&b, 0)), leaf_arg(&b, 0, &b.leaves[0]),
-          jg_arg_i64(leaf_len(&b, 1)), leaf_arg(&b, 1, &xa),       jg_arg_i64(leaf_len(&b, 2)),
-          leaf_arg(&b, 2, &ya),       jgi_op_out_arg(&ov)};
-      st = run_and_wrap(&c, &b, &jgi_kernel_where, args, 8, &ov, &res, err);
-    }
-    jgi_broadcast_reset(&b);
   }
+  if (st == JG_OK) {
+    st = jgi_broadcast_init_named(&c, split ? 5 : 3, (const jg_array *const *)parts, names, &b,
+                                  err);
+  }
+  if (st == JG_OK) st = where_on(&c, &b, split, leaf_is_unknown(condition), &res, err);
+  jgi_broadcast_reset(&b);
+  for (int k = 1; k < 5; k++) jg_array_release(parts[k]);
   st = jgi_op_ctx_finish(&c, st, err);
   if (st != JG_OK) {
     jg_array_release(res);

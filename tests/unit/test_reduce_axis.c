@@ -208,15 +208,16 @@ static void test_errors(void **state) {
   jg_array *two = jgt_ra_two();
   expect_error(two, 2, JG_REDUCE_SUM, JG_ESHAPE,
                "axis=2 exceeds the depth of the nested list structure (which is 2)");
-  /* None at the reduced axis (axis 0 over an option) or below it. */
+  /* None lists at the reduced axis (axis 0 over an option) or below it (None values inside
+   * the lists are skipped: test_reduce_none.c). */
   jg_array *none = jgt_ra_none();
   expect_error(none, 0, JG_REDUCE_SUM, JG_ENOTSUP,
-               "axis 0: None values at or below the reduced axis (indexed-option node)");
+               "axis 0: None lists at or below the reduced axis (indexed-option node)");
   static const int64_t v[] = {1, 2, 3};
   jg_array *inner_none = JGT_OFFSETS(
       jgt_indexed(JGT_I64(0, -1, 1), 3, JG_DTYPE_INT64, JGT_OFFSETS(jgt_i64(v, 3), 0, 1, 3)), 0,
       3);
-  expect_error(inner_none, 1, JG_REDUCE_SUM, JG_ENOTSUP, "None values at or below");
+  expect_error(inner_none, 1, JG_REDUCE_SUM, JG_ENOTSUP, "None lists at or below");
   /* A regular level below the axis. */
   jg_array *reg = JGT_OFFSETS(jgt_regular(jgt_i64(v, 3), 1, -1), 0, 3);
   expect_error(reg, 0, JG_REDUCE_SUM, JG_ENOTSUP, "a regular level (size 1)");
