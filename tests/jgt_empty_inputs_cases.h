@@ -3,8 +3,7 @@
  * tests/unit/test_empty_inputs.c and tests/gpu/test_empty_inputs_gpu.c. Awkward gives empty
  * results (awkward.md 6.1: EmptyArray broadcasts and merges with anything; 6.5: combinatorics of
  * empty arrays are empty), except pad_none at axis 0, which pads [] with None to the target.
- * Include after jg_test.h, jgt_array_cases.h, jgt_text.h, jgt_op_sweep.h and
- * jgt_option_forms_cases.h (the case type). */
+ * Include after jg_test.h, jgt_array_cases.h, jgt_text.h and jgt_op_sweep.h. */
 #ifndef JAGGED_TESTS_JGT_EMPTY_INPUTS_CASES_H
 #define JAGGED_TESTS_JGT_EMPTY_INPUTS_CASES_H
 

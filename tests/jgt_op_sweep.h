@@ -96,6 +96,47 @@ static inline jg_status jgt_op_run(jgt_op op, int64_t axis, const jg_array *a, c
   return JG_EINVAL;
 }
 
+/* One case of a sweep: `op` with `axis` on a (and b), written as text, and the printout
+ * expected. */
+typedef struct jgt_sweep_case {
+  const char *name;
+  jgt_op op;
+  int64_t axis;
+  const char *a;
+  const char *b; /* the second array (NULL when the operation takes one) */
+  const char *want;
+} jgt_sweep_case;
+
+/* Runs case `c` on the host arrays a and b (released here), on cuda:0 when `gpu` (copied
+ * there first), and compares the printout; prints the difference (`form` names the option
+ * representation, -1 none) and returns 1 when it fails, else 0. */
+static inline int jgt_sweep_check(const jgt_sweep_case *c, int form, jg_array *a, jg_array *b,
+                                  bool gpu) {
+  jg_array *da = gpu ? jgt_to_device_on(a, NULL) : jg_array_retain(a);
+  jg_array *db = gpu ? jgt_to_device_on(b, NULL) : b != NULL ? jg_array_retain(b) : NULL;
+  jg_array *out = NULL;
+  jg_error err;
+  jg_error_clear(&err);
+  const jg_status st = jgt_op_run(c->op, c->axis, da, db, &out, &err);
+  char buf[512] = "";
+  if (st == JG_OK) {
+    jg_array *back = gpu ? jgt_to_host(out) : jg_array_retain(out);
+    JGT_OK(jg_array_to_string(back, 500, buf, sizeof buf, NULL, &jgt_err_));
+    jg_array_release(back);
+  }
+  const int failed = st != JG_OK || strcmp(buf, c->want) != 0;
+  if (failed) {
+    print_error("%s (form %d)%s: %s %s (want %s)\n", c->name, form, gpu ? " on cuda:0" : "",
+                st == JG_OK ? buf : jg_status_name(st), st == JG_OK ? "" : err.message, c->want);
+  }
+  jg_array_release(out);
+  jg_array_release(db);
+  jg_array_release(da);
+  jg_array_release(b);
+  jg_array_release(a);
+  return failed;
+}
+
 /* Option representations: the builder's indexed-option nodes (0), bit-masked as Arrow makes them
  * (1: least significant bit first, valid when set), bit-masked the other way (2: most
  * significant bit first, valid when clear), byte-masked (3: valid when 0). */

@@ -9,15 +9,6 @@
 #ifndef JAGGED_TESTS_JGT_OPTION_FORMS_CASES_H
 #define JAGGED_TESTS_JGT_OPTION_FORMS_CASES_H
 
-typedef struct jgt_sweep_case {
-  const char *name;
-  jgt_op op;
-  int64_t axis;
-  const char *a;
-  const char *b; /* the second array (NULL when the operation takes one) */
-  const char *want;
-} jgt_sweep_case;
-
 static const jgt_sweep_case jgt_of_cases[] = {
     {"mask by None values and lists", JGT_OP_MASK, 0, "[[1, 2, 3], None, [4, 5]]",
      "[[true, None, false], None, [None, true]]", "[[1, None], None, [None, 5]]"},

@@ -13,29 +13,8 @@ static void test_cases(void **state) {
   for (size_t i = 0; i < JGT_OF_COUNT; i++) {
     const jgt_sweep_case *c = &jgt_of_cases[i];
     for (int form = 0; form < JGT_OPT_FORMS; form++) {
-      jg_array *a = jgt_text_form(c->a, form);
       jg_array *b = c->b != NULL ? jgt_text_form(c->b, form) : NULL;
-      jg_array *da = jgt_to_device_on(a, NULL), *db = jgt_to_device_on(b, NULL), *out = NULL;
-      jg_error err;
-      jg_error_clear(&err);
-      const jg_status st = jgt_op_run(c->op, c->axis, da, db, &out, &err);
-      char buf[512] = "";
-      if (st == JG_OK) {
-        jg_array *back = jgt_to_host(out);
-        JGT_OK(jg_array_to_string(back, 500, buf, sizeof buf, NULL, &jgt_err_));
-        jg_array_release(back);
-      }
-      if (st != JG_OK || strcmp(buf, c->want) != 0) {
-        print_error("%s (form %d) on cuda:0: %s %s (want %s)\n", c->name, form,
-                    st == JG_OK ? buf : jg_status_name(st), st == JG_OK ? "" : err.message,
-                    c->want);
-        failed++;
-      }
-      jg_array_release(out);
-      jg_array_release(db);
-      jg_array_release(da);
-      jg_array_release(b);
-      jg_array_release(a);
+      failed += jgt_sweep_check(c, form, jgt_text_form(c->a, form), b, true);
     }
   }
   assert_int_equal(failed, 0);

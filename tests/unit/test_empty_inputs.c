@@ -5,7 +5,6 @@
 #include "jgt_array_cases.h"
 #include "jgt_text.h"
 #include "jgt_op_sweep.h"
-#include "jgt_option_forms_cases.h"
 #include "jgt_empty_inputs_cases.h"
 
 static void test_cases(void **state) {
@@ -13,24 +12,8 @@ static void test_cases(void **state) {
   int failed = 0;
   for (size_t i = 0; i < JGT_EI_COUNT; i++) {
     const jgt_sweep_case *c = &jgt_ei_cases[i];
-    {
-      jg_array *a = jgt_empty_input(c->a);
-      jg_array *b = c->b != NULL ? jgt_empty_input(c->b) : NULL, *out = NULL;
-      jg_error err;
-      jg_error_clear(&err);
-      const jg_status st = jgt_op_run(c->op, c->axis, a, b, &out, &err);
-      char buf[512] = "";
-      if (st == JG_OK) JGT_OK(jg_array_to_string(out, 500, buf, sizeof buf, NULL, &jgt_err_));
-      if (st != JG_OK || strcmp(buf, c->want) != 0) {
-        print_error("%s: %s %s (want %s)\n", c->name,
-                    st == JG_OK ? buf : jg_status_name(st), st == JG_OK ? "" : err.message,
-                    c->want);
-        failed++;
-      }
-      jg_array_release(out);
-      jg_array_release(b);
-      jg_array_release(a);
-    }
+    jg_array *b = c->b != NULL ? jgt_empty_input(c->b) : NULL;
+    failed += jgt_sweep_check(c, -1, jgt_empty_input(c->a), b, false);
   }
   assert_int_equal(failed, 0);
 }
