@@ -347,6 +347,9 @@ typedef struct jgt_vcase {
   { JG_OK, -1, NULL }
 #define JGT_FAIL(index, message) \
   { JG_EVALUE, (index), (message) }
+/* An option index past its content: JG_EINDEX at the entry. */
+#define JGT_FAIL_INDEX(index, message) \
+  { JG_EINDEX, (index), (message) }
 #define JGT_BIG_N (((int64_t)1 << 20) + 1)
 
 static inline const jgt_vcase *jgt_vcases(int *count) {
@@ -361,40 +364,40 @@ static inline const jgt_vcase *jgt_vcases(int *count) {
       {"sliced", jgt_vc_sliced, JGT_PASS, JGT_PASS},
       {"slice hides a bad offset", jgt_vc_sliced_hides_bad, JGT_PASS, JGT_PASS},
       {"slice keeps a bad offset", jgt_vc_sliced_keeps_bad, JGT_PASS,
-       JGT_FAIL(2,
-                "offsets not monotonic at 2: offsets[2] = 1 is below offsets[1] = 3 "
+       JGT_FAIL(1,
+                "offsets not monotonic at list 1: offsets[2] = 1 is below offsets[1] = 3 "
                 "(list-offset at depth 1)")},
       {"int32 offsets", jgt_vc_int32_offsets, JGT_PASS, JGT_PASS},
       {"strided offsets", jgt_vc_strided_offsets, JGT_PASS, JGT_PASS},
       {"reversed offsets", jgt_vc_reversed_offsets_bad, JGT_PASS,
-       JGT_FAIL(2, "offsets not monotonic at 2: offsets[2] = 4 is below offsets[1] = 6")},
+       JGT_FAIL(1, "offsets not monotonic at list 1: offsets[2] = 4 is below offsets[1] = 6")},
       {"list: any order, overlaps, empty anywhere", jgt_vc_list_valid, JGT_PASS, JGT_PASS},
       {"indexed with None", jgt_vc_indexed_valid, JGT_PASS, JGT_PASS},
       {"nested valid", jgt_vc_nested_valid, JGT_PASS, JGT_PASS},
       {"decrease in the middle", jgt_vc_decrease_middle, JGT_PASS,
-       JGT_FAIL(2, "offsets not monotonic at 2: offsets[2] = 3 is below offsets[1] = 5")},
+       JGT_FAIL(1, "offsets not monotonic at list 1: offsets[2] = 3 is below offsets[1] = 5")},
       {"first offset above the last", jgt_vc_first_above_last,
-       JGT_FAIL(2, "offsets not monotonic at 2: offsets[2] = 3 is below offsets[0] = 5"),
-       JGT_FAIL(2, "offsets not monotonic at 2: offsets[2] = 3 is below offsets[1] = 7")},
+       JGT_FAIL(1, "offsets not monotonic in lists 0..1: offsets[2] = 3 is below offsets[0] = 5"),
+       JGT_FAIL(1, "offsets not monotonic at list 1: offsets[2] = 3 is below offsets[1] = 7")},
       {"negative first offset", jgt_vc_negative_first,
-       JGT_FAIL(0, "offset out of range at 0: offsets[0] = -1 is negative"),
+       JGT_FAIL(0, "offset out of range at list 0: offsets[0] = -1 is negative"),
        JGT_FAIL(0,
-                "offset out of range at 0: offsets[0] = -1 is negative and starts a "
+                "offset out of range at list 0: offsets[0] = -1 is negative and starts a "
                 "non-empty list")},
       {"last offset past the content", jgt_vc_last_past_end,
-       JGT_FAIL(2,
-                "offset out of range at 2: offsets[2] = 4 is past the end of the content "
+       JGT_FAIL(1,
+                "offset out of range at list 1: offsets[2] = 4 is past the end of the content "
                 "(3 entries)"),
-       JGT_FAIL(2,
-                "offset out of range at 2: offsets[2] = 4 is past the end of the content "
+       JGT_FAIL(1,
+                "offset out of range at list 1: offsets[2] = 4 is past the end of the content "
                 "(3 entries)")},
       {"empty lists, then past the content", jgt_vc_empty_then_past,
-       JGT_FAIL(2, "offsets[2] = 5 is past the end"), JGT_FAIL(2, "offsets[2] = 5 is past")},
+       JGT_FAIL(1, "offsets[2] = 5 is past the end"), JGT_FAIL(1, "offsets[2] = 5 is past")},
       {"int32 offsets decreasing", jgt_vc_int32_decreasing, JGT_PASS,
-       JGT_FAIL(2, "offsets not monotonic at 2: offsets[2] = 1 is below offsets[1] = 4")},
+       JGT_FAIL(1, "offsets not monotonic at list 1: offsets[2] = 1 is below offsets[1] = 4")},
       {"two failures: levels differ, FULL names the first", jgt_vc_two_failures,
-       JGT_FAIL(5, "offsets[5] = 9 is past the end of the content (5 entries)"),
-       JGT_FAIL(2, "offsets not monotonic at 2: offsets[2] = 1 is below offsets[1] = 3")},
+       JGT_FAIL(4, "offsets[5] = 9 is past the end of the content (5 entries)"),
+       JGT_FAIL(1, "offsets not monotonic at list 1: offsets[2] = 1 is below offsets[1] = 3")},
       {"list: start above stop", jgt_vc_list_start_above_stop, JGT_PASS,
        JGT_FAIL(1, "start above stop at 1: starts[1] = 3 > stops[1] = 1 (list at depth 1)")},
       {"list: negative start", jgt_vc_list_negative_start, JGT_PASS,
@@ -404,44 +407,44 @@ static inline const jgt_vcase *jgt_vcases(int *count) {
                 "stop out of range at 1: stops[1] = 9 is past the end of the content "
                 "(4 entries)")},
       {"index past the content", jgt_vc_index_past, JGT_PASS,
-       JGT_FAIL(2,
+       JGT_FAIL_INDEX(2,
                 "index out of range at 2: index[2] = 3 is past the end of the content "
                 "(3 entries) (indexed-option at depth 1)")},
       {"inner offsets bad", jgt_vc_inner_bad, JGT_PASS,
-       JGT_FAIL(2,
-                "offsets not monotonic at 2: offsets[2] = 0 is below offsets[1] = 1 "
+       JGT_FAIL(1,
+                "offsets not monotonic at list 1: offsets[2] = 0 is below offsets[1] = 1 "
                 "(list-offset at depth 2)")},
       {"record field bad", jgt_vc_field_bad, JGT_PASS,
-       JGT_FAIL(2,
-                "offsets not monotonic at 2: offsets[2] = 1 is below offsets[1] = 2 "
+       JGT_FAIL(1,
+                "offsets not monotonic at list 1: offsets[2] = 1 is below offsets[1] = 2 "
                 "(list-offset at depth 2, field jets)")},
       {"tuple field bad", jgt_vc_tuple_bad, JGT_PASS,
-       JGT_FAIL(1,
+       JGT_FAIL_INDEX(1,
                 "index[1] = 5 is past the end of the content (2 entries) "
                 "(indexed-option at depth 1, field 1)")},
       {"parent and child bad: the parent first", jgt_vc_parent_and_child_bad,
-       JGT_FAIL(1,
+       JGT_FAIL(0,
                 "offsets[1] = 5 is past the end of the content (2 entries) "
                 "(list-offset at depth 1)"),
-       JGT_FAIL(1,
-                "offset out of range at 1: offsets[1] = 5 is past the end of the content "
+       JGT_FAIL(0,
+                "offset out of range at list 0: offsets[1] = 5 is past the end of the content "
                 "(2 entries) (list-offset at depth 1)")},
       {"option of a bad list", jgt_vc_option_of_bad_list, JGT_PASS,
-       JGT_FAIL(2, "offsets[2] = 2 is below offsets[1] = 3 (list-offset at depth 1)")},
+       JGT_FAIL(1, "offsets[2] = 2 is below offsets[1] = 3 (list-offset at depth 1)")},
       {"2^20+1 lists", jgt_vc_big_valid, JGT_PASS, JGT_PASS},
       {"2^20+1 lists, one bad offset near the end", jgt_vc_big_bad_near_end, JGT_PASS,
-       JGT_FAIL(JGT_BIG_N - 3,
-                "offsets not monotonic at 1048574: offsets[1048574] = 1048572 "
+       JGT_FAIL(JGT_BIG_N - 4,
+                "offsets not monotonic at list 1048573: offsets[1048574] = 1048572 "
                 "is below offsets[1048573] = 1048573")},
       {"2^20+1 lists, two bad offsets", jgt_vc_big_two_bad, JGT_PASS,
-       JGT_FAIL(1000,
-                "offsets not monotonic at 1000: offsets[1000] = 0 is below "
+       JGT_FAIL(999,
+                "offsets not monotonic at list 999: offsets[1000] = 0 is below "
                 "offsets[999] = 999")},
       {"2^20+1 lists, last offset past the content", jgt_vc_big_last_past,
-       JGT_FAIL(JGT_BIG_N, "offset out of range at 1048577: offsets[1048577] = 1048578"),
-       JGT_FAIL(JGT_BIG_N, "offset out of range at 1048577: offsets[1048577] = 1048578")},
+       JGT_FAIL(JGT_BIG_N - 1, "offset out of range at list 1048576: offsets[1048577] = 1048578"),
+       JGT_FAIL(JGT_BIG_N - 1, "offset out of range at list 1048576: offsets[1048577] = 1048578")},
       {"2^20+1 indexes, one past the end", jgt_vc_big_index, JGT_PASS,
-       JGT_FAIL(JGT_BIG_N - 2, "index out of range at 1048575: index[1048575] = 1048577")},
+       JGT_FAIL_INDEX(JGT_BIG_N - 2, "index out of range at 1048575: index[1048575] = 1048577")},
   };
   *count = (int)(sizeof cases / sizeof cases[0]);
   return cases;

@@ -392,14 +392,17 @@ JG_API jg_status jg_array_check_same_backend(const jg_array *a, const char *what
  *  run on `stream` (NULL: the legacy default stream) on its device, which is made current for
  *  the call; the call synchronises the stream. NONE checks nothing.
  *  Errors: JG_EINVAL (NULL a, unknown level); JG_EVALUE for a failed check, with a message
- *  naming the problem, the node kind, its depth (Awkward's: 1 at the root, +1 below each list
- *  or regular node; docs/operations.md) and the record fields on the way down, e.g.
- *  "offsets not monotonic at 1234: offsets[1234] = 5 is below offsets[1233] = 9 (list-offset
- *  at depth 1)" or "... (list-offset at depth 2, field jets)", and err->index = the
- *  bad position in that node's buffer (offsets index for offsets, entry for starts, stops and
- *  index; the field for a short record field; -1 for other structure problems); trees nested
- *  deeper than 1000 levels are refused the same way. JG_ENODEV (a cuda array, DEFAULT or FULL,
- *  without a usable CUDA), JG_EINDEX (no such device), JG_EDEVMEM, JG_ECUDA on device failures.
+ *  naming the problem, the node kind, its depth (Awkward's: 1 at the root, +1 below each
+ *  list or regular node; docs/operations.md) and the record fields on the way
+ *  down, e.g. "offsets not monotonic at list 1233: offsets[1234] = 5 is below offsets[1233] = 9
+ *  (list-offset at depth 1)" or "... (list-offset at depth 2, field jets)", and err->index = the
+ *  bad list (as the kernels and operations name it: list i of offsets is [offsets[i],
+ *  offsets[i + 1]); DEFAULT, which reads only the two ends, names the last list, or list 0 for
+ *  a negative first offset), the field for a short record field, -1 for other structure
+ *  problems; trees nested deeper than 1000 levels are refused the same way. JG_EINDEX for an
+ *  option index at or past its content (err->index = the entry, as the kernels report it).
+ *  JG_ENODEV (a cuda array, DEFAULT or FULL, without a usable CUDA), JG_EINDEX (no such
+ *  device), JG_EDEVMEM, JG_ECUDA on device failures.
  *  Thread-safe. */
 JG_API jg_status jg_array_validate(const jg_array *a, jg_validation_level level,
                                    jg_stream stream, jg_error *err);

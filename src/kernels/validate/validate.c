@@ -55,8 +55,19 @@ typedef struct walker {
   char path[PATH_SIZE];
 } walker;
 
-/* Formats a failure of node `v`: JG_EVALUE, `index`, the message and " (<kind> at depth D)" or
+/* Formats a failure of node `v`: `status`, `index`, the message and " (<kind> at depth D)" or
  * " (<kind> at depth D, field <path>)". */
+static jg_status vfail(jg_status status, const visit *v, int64_t index, jg_error *err,
+                       const char *fmt, va_list ap) {
+  if (err == NULL) return status;
+  char msg[JG_ERROR_MESSAGE_SIZE];
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  return jg_error_set(err, status, index, "%s (%s at depth %d%s%s)", msg,
+                      jgi_array_node_name(v->a->kind), v->depth, v->path[0] ? ", field " : "",
+                      v->path);
+}
+
+/* vfail with JG_EVALUE: a malformed node or a bad list. */
 static jg_status fail(const visit *v, int64_t index, jg_error *err, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 4, 5)))
@@ -64,15 +75,26 @@ static jg_status fail(const visit *v, int64_t index, jg_error *err, const char *
     ;
 
 static jg_status fail(const visit *v, int64_t index, jg_error *err, const char *fmt, ...) {
-  if (err == NULL) return JG_EVALUE;
-  char msg[JG_ERROR_MESSAGE_SIZE];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  const jg_status st = vfail(JG_EVALUE, v, index, err, fmt, ap);
   va_end(ap);
-  return jg_error_set(err, JG_EVALUE, index, "%s (%s at depth %d%s%s)", msg,
-                      jgi_array_node_name(v->a->kind), v->depth, v->path[0] ? ", field " : "",
-                      v->path);
+  return st;
+}
+
+/* vfail with JG_EINDEX: an option index past its content (the kernels' status for it). */
+static jg_status fail_index(const visit *v, int64_t index, jg_error *err, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+static jg_status fail_index(const visit *v, int64_t index, jg_error *err, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  const jg_status st = vfail(JG_EINDEX, v, index, err, fmt, ap);
+  va_end(ap);
+  return st;
 }
 
 /* Appends ".name" (or "name" at the start) to the path; returns the old length (a NUL written
@@ -407,22 +429,24 @@ static jg_status default_node(void *state, const visit *v, jg_error *err) {
   int64_t first = 0, last = 0;
   JG_RETURN_NOT_OK(read_value(r, &a->buffers[0], 0, &first, err));
   JG_RETURN_NOT_OK(read_value(r, &a->buffers[0], n, &last, err));
+  /* Only the ends are read: a failure names the last list (the first for a negative start),
+   * as the operations' check of a range of lists does. */
   if (last < first) {
-    return fail(v, n, err,
-                "offsets not monotonic at %lld: offsets[%lld] = %lld is below "
+    return fail(v, n - 1, err,
+                "offsets not monotonic in lists 0..%lld: offsets[%lld] = %lld is below "
                 "offsets[0] = %lld",
-                (long long)n, (long long)n, (long long)last, (long long)first);
+                (long long)(n - 1), (long long)n, (long long)last, (long long)first);
   }
   if (first == last) return JG_OK; /* only empty lists: any start */
   if (first < 0) {
-    return fail(v, 0, err, "offset out of range at 0: offsets[0] = %lld is negative",
+    return fail(v, 0, err, "offset out of range at list 0: offsets[0] = %lld is negative",
                 (long long)first);
   }
   if (last > len) {
-    return fail(v, n, err,
-                "offset out of range at %lld: offsets[%lld] = %lld is past the end "
+    return fail(v, n - 1, err,
+                "offset out of range at list %lld: offsets[%lld] = %lld is past the end "
                 "of the content (%lld entries)",
-                (long long)n, (long long)n, (long long)last, (long long)len);
+                (long long)(n - 1), (long long)n, (long long)last, (long long)len);
   }
   return JG_OK;
 }
@@ -461,7 +485,8 @@ static bool node_task(const jg_array *a, jgi_validate_task *t) {
   return true;
 }
 
-/* Turns a failing key of node v's scan into JG_EVALUE and a message quoting the values. */
+/* Turns a failing key of node v's scan into JG_EVALUE naming the list (JG_EINDEX naming the
+ * entry for an option index) and a message quoting the values. */
 static jg_status report_key(const reader *r, const visit *v, uint64_t key, jg_error *err) {
   const jg_array *a = v->a;
   const long long i = (long long)(key / JGI_VALIDATE_NCODES);
@@ -473,20 +498,20 @@ static jg_status report_key(const reader *r, const visit *v, uint64_t key, jg_er
     JG_RETURN_NOT_OK(read_value(r, &a->buffers[0], i + 1, &y, err));
     switch (code) {
       case JGI_VALIDATE_DECREASING:
-        return fail(v, i + 1, err,
-                    "offsets not monotonic at %lld: offsets[%lld] = %lld is below "
+        return fail(v, i, err,
+                    "offsets not monotonic at list %lld: offsets[%lld] = %lld is below "
                     "offsets[%lld] = %lld",
-                    i + 1, i + 1, (long long)y, i, (long long)x);
+                    i, i + 1, (long long)y, i, (long long)x);
       case JGI_VALIDATE_START_BELOW:
         return fail(v, i, err,
-                    "offset out of range at %lld: offsets[%lld] = %lld is negative "
+                    "offset out of range at list %lld: offsets[%lld] = %lld is negative "
                     "and starts a non-empty list",
                     i, i, (long long)x);
       default:
-        return fail(v, i + 1, err,
-                    "offset out of range at %lld: offsets[%lld] = %lld is past "
+        return fail(v, i, err,
+                    "offset out of range at list %lld: offsets[%lld] = %lld is past "
                     "the end of the content (%lld entries)",
-                    i + 1, i + 1, (long long)y, len);
+                    i, i + 1, (long long)y, len);
     }
   }
   if (a->kind == JG_NODE_LIST) {
@@ -511,7 +536,7 @@ static jg_status report_key(const reader *r, const visit *v, uint64_t key, jg_er
     }
   }
   JG_RETURN_NOT_OK(read_value(r, &a->buffers[0], i, &x, err));
-  return fail(v, i, err,
+  return fail_index(v, i, err,
               "index out of range at %lld: index[%lld] = %lld is past the end of the "
               "content (%lld entries)",
               i, i, (long long)x, len);
