@@ -518,7 +518,8 @@ typedef struct jgt_rop {
   const char *name;
   jgt_rop_fn fn;
   bool shallow; /* reads the top lists only (their ranges, not the items in them) */
-  bool by_entry; /* names the entry of its gather whose list is bad, not the list */
+  bool by_entry; /* names the entry of its gather whose list is bad, not the list (take;
+                    cartesian, whose items are lists gathered by jgi_carry) */
 } jgt_rop;
 
 #define JGT_NROPS 29
@@ -530,7 +531,7 @@ static const jgt_rop jgt_rops[JGT_NROPS] = {
     {"max axis 0", jgt_op_max0, false, false},      {"num", jgt_op_num, true, false},
     {"argsort", jgt_op_argsort, false, false},      {"sort", jgt_op_sort, false, false},
     {"firsts", jgt_op_firsts, true, false},        {"local_index", jgt_op_local, true, false},
-    {"argcombinations", jgt_op_comb, true, false}, {"cartesian", jgt_op_cart, false, false},
+    {"argcombinations", jgt_op_comb, true, false}, {"cartesian", jgt_op_cart, false, true},
     {"pad_none", jgt_op_pad, false, false},         {"fill_none", jgt_op_fill, false, false},
     {"is_none", jgt_op_isnone, true, false},       {"drop_none", jgt_op_dropnone, false, false},
     {"concatenate", jgt_op_concat, false, false},   {"slice", jgt_op_slice, true, false},
