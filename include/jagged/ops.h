@@ -113,8 +113,8 @@ typedef struct jg_reduce_options {
  *  regular innermost axis (a regular node below the innermost list, or numeric data of ndim > 1:
  *  the message says so) and for records; JG_ESHAPE for an array without list levels
  *  ("reducing along axis -1 needs a list; the array has type ..."). At other axes: JG_ENOTSUP for
- *  a regular level at or below the reduced axis, records, or numeric data of ndim > 1. Both: JG_EDTYPE for float16 content (bfloat16 and complex
- *  arrays cannot be made); JG_EVALUE for lists whose starts/stops leave the content (the kernel's
+ *  a regular level at or below the reduced axis, records, or numeric data of ndim > 1. Both:
+ *  JG_EDTYPE for float16 content (bfloat16 and complex arrays cannot be made); JG_EVALUE for lists whose starts/stops leave the content (the kernel's
  *  BAD_RANGE: the first bad list in err->index); JG_ENODEV / JG_EINDEX / JG_ECUDA / JG_EDEVMEM for
  *  device arrays; JG_EOVERFLOW / JG_ENOMEM. Kernels and copies run on `opt->stream`; the call
  *  synchronises it before returning, so the result is ready on return. Thread-safe. */
