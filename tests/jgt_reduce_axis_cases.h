@@ -181,6 +181,13 @@ static inline const jgt_racase *jgt_reduce_axis_cases(size_t *count) {
        "[[4, 2], None, [], [9, 6, 7]]", "4 * option[var * int64]"},
       {"None argmin axis 1", jgt_ra_none, JG_REDUCE_ARGMIN, 1, 0, false,
        "[[0, 0], None, [], [0, 2, 2]]", "4 * option[var * ?int64]"},
+      /* None lists at the axis contribute nothing; positions count them. */
+      {"None sum axis 0", jgt_ra_none, JG_REDUCE_SUM, 0, 0, false, "[[5, 2], [3], [5, 6, 7]]",
+       "3 * var * int64"},
+      {"None argmax axis 0", jgt_ra_none, JG_REDUCE_ARGMAX, 0, 0, false,
+       "[[3, 0], [0], [3, 3, 3]]", "3 * var * ?int64"},
+      {"None min axis 0 keepdims", jgt_ra_none, JG_REDUCE_MIN, 0, -1, true,
+       "[[[1, 2], [3], [5, 6, 7]]]", "1 * 3 * var * int64"},
   };
   *count = sizeof cases / sizeof cases[0];
   return cases;

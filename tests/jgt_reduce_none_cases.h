@@ -6,13 +6,15 @@
  *   [[None, 3, 1], [], [None, None]], [], [[2, None, 5, 0], [None], [-4], [1, 1, None, 7]]
  * built in every option representation (byte-masked valid when true or false, bit-masked LSB
  * or MSB first, indexed-option over its values in reverse order), under a list-offset node or a
- * list node whose lists start past two leading entries, with int64 or float64 values. A case is
- * one input, one reducer, one axis (the innermost lists of the seven lists, or of the events;
- * axis 1 or 0 of the events), mask_identity -1/0/1 and keepdims. The expected result is worked
- * out here by a plain loop over the values that skips None (positions counted with the Nones,
- * as Awkward's argmin of [None, 3, 1] is 2; left-aligned merging at axes 0 and 1), built as an
- * array and compared with the reduction by their printouts and types. Include after
- * jg_test.h and jgt_array_cases.h. */
+ * list node whose lists start past two leading entries, with int64 or float64 values, and
+ * with or without None lists: lists 0 and 5 made None by an option node of the same
+ * representation over the seven lists (their data stays in the content and must be ignored). A
+ * case is one input, one reducer, one axis (the innermost lists or axis 0 of the seven lists;
+ * axis 2, 1 or 0 of the events), mask_identity -1/0/1 and keepdims. The expected result is
+ * worked out here by a plain loop over the values that skips None values and None lists
+ * (positions counted with the Nones, as Awkward's argmin of [None, 3, 1] is 2; left-aligned
+ * merging at the outer axes), built as an array and compared with the reduction by their
+ * printouts and types. Include after jg_test.h and jgt_array_cases.h. */
 #ifndef JAGGED_TESTS_JGT_REDUCE_NONE_CASES_H
 #define JAGGED_TESTS_JGT_REDUCE_NONE_CASES_H
 
@@ -31,17 +33,21 @@ static const bool jgt_rn_valid[JGT_RN_NITEMS] = {false, true,  true,  false, fal
                                                  true,  false, true,  true,  false,
                                                  true,  true,  true,  false, true};
 static const int64_t jgt_rn_events[JGT_RN_NEVENTS + 1] = {0, 3, 3, 7};
+/* The lists that are None in the cases with None lists. */
+static const bool jgt_rn_list_valid[JGT_RN_NLISTS] = {false, true, true, true, true, false, true};
 
 /* Option representations. */
 enum { JGT_RN_BYTE_T, JGT_RN_BYTE_F, JGT_RN_BIT_LSB, JGT_RN_BIT_MSB, JGT_RN_INDEXED, JGT_RN_NREPS };
-/* Axes: the innermost lists of the seven lists (depth 2), and axes 2, 1, 0 of the events. */
-enum { JGT_RN_AX_LISTS, JGT_RN_AX_2, JGT_RN_AX_1, JGT_RN_AX_0, JGT_RN_NAXES };
+/* Axes: the innermost lists and axis 0 of the seven lists (depth 2), and axes 2, 1, 0 of the
+ * events. */
+enum { JGT_RN_AX_LISTS, JGT_RN_AX_L0, JGT_RN_AX_2, JGT_RN_AX_1, JGT_RN_AX_0, JGT_RN_NAXES };
 
 typedef struct jgt_rn_case {
-  int rep;        /* JGT_RN_* representation */
-  bool list_node; /* lists as a list node (starts/stops) past two leading entries */
-  bool f64;       /* float64 values, else int64 */
-  int axis;       /* JGT_RN_AX_* */
+  int rep;         /* JGT_RN_* representation */
+  bool list_node;  /* lists as a list node (starts/stops) past two leading entries */
+  bool f64;        /* float64 values, else int64 */
+  bool none_lists; /* lists 0 and 5 None (jgt_rn_list_valid) */
+  int axis;        /* JGT_RN_AX_* */
   jg_reducer r;
   int mask_identity;
   bool keepdims;
@@ -61,6 +67,32 @@ static inline bool jgt_rn_item(int64_t k, double *v) {
 }
 
 /* ---- the input ---------------------------------------------------------------------------- */
+
+/* An option node of representation `rep` over `len` entries of `content` (taken), entry e valid
+ * where valid[e]; `index` is the indexed option's index (the others ignore it). */
+static inline jg_array *jgt_rn_wrap(int rep, const bool *valid, const int64_t *index, jg_len len,
+                                    jg_array *content) {
+  switch (rep) {
+    case JGT_RN_BYTE_T:
+    case JGT_RN_BYTE_F: {
+      int8_t m[JGT_RN_NITEMS + 8];
+      for (jg_len e = 0; e < len; e++) m[e] = (int8_t)(valid[e] == (rep == JGT_RN_BYTE_T) ? 7 : 0);
+      return jgt_byte_masked(m, len, rep == JGT_RN_BYTE_T, content);
+    }
+    case JGT_RN_BIT_LSB:
+    case JGT_RN_BIT_MSB: {
+      const bool lsb = rep == JGT_RN_BIT_LSB, when = lsb;
+      uint8_t bytes[4] = {0, 0, 0, 0};
+      for (jg_len e = 0; e < len; e++) {
+        const bool bit = valid[e] == when;
+        if (bit) bytes[e / 8] |= (uint8_t)(lsb ? 1u << (e % 8) : 0x80u >> (e % 8));
+      }
+      return jgt_bit_masked(bytes, (len + 7) / 8, when, lsb, len, content);
+    }
+    default:
+      return jgt_indexed(index, len, JG_DTYPE_INT64, content);
+  }
+}
 
 /* The option node over `len` entries: entry e < lead is a valid 99 (leading entries lists do
  * not reach), then the items, then one valid 99. */
@@ -84,26 +116,7 @@ static inline jg_array *jgt_rn_option(int rep, bool f64, jg_len lead) {
     index[e] = valid[e] ? p : -1 - (e % 3);
   }
   jg_array *content = f64 ? jgt_numeric(cv, len, JG_DTYPE_FLOAT64) : jgt_i64(iv, len);
-  switch (rep) {
-    case JGT_RN_BYTE_T:
-    case JGT_RN_BYTE_F: {
-      int8_t m[JGT_RN_NITEMS + 8];
-      for (jg_len e = 0; e < len; e++) m[e] = (int8_t)(valid[e] == (rep == JGT_RN_BYTE_T) ? 7 : 0);
-      return jgt_byte_masked(m, len, rep == JGT_RN_BYTE_T, content);
-    }
-    case JGT_RN_BIT_LSB:
-    case JGT_RN_BIT_MSB: {
-      const bool lsb = rep == JGT_RN_BIT_LSB, when = lsb;
-      uint8_t bytes[4] = {0, 0, 0, 0};
-      for (jg_len e = 0; e < len; e++) {
-        const bool bit = valid[e] == when;
-        if (bit) bytes[e / 8] |= (uint8_t)(lsb ? 1u << (e % 8) : 0x80u >> (e % 8));
-      }
-      return jgt_bit_masked(bytes, (len + 7) / 8, when, lsb, len, content);
-    }
-    default:
-      return jgt_indexed(index, len, JG_DTYPE_INT64, content);
-  }
+  return jgt_rn_wrap(rep, valid, index, len, content);
 }
 
 /* The seven lists over the option node (list-offset from 0, or a list node past 2 entries). */
@@ -123,7 +136,12 @@ static inline jg_array *jgt_rn_lists(int rep, bool list_node, bool f64) {
 
 static inline jg_array *jgt_rn_input(const jgt_rn_case *c) {
   jg_array *lists = jgt_rn_lists(c->rep, c->list_node, c->f64);
-  if (c->axis == JGT_RN_AX_LISTS) return lists;
+  if (c->none_lists) {
+    int64_t index[JGT_RN_NLISTS];
+    for (int i = 0; i < JGT_RN_NLISTS; i++) index[i] = jgt_rn_list_valid[i] ? i : -1 - i % 2;
+    lists = jgt_rn_wrap(c->rep, jgt_rn_list_valid, index, JGT_RN_NLISTS, lists);
+  }
+  if (c->axis == JGT_RN_AX_LISTS || c->axis == JGT_RN_AX_L0) return lists;
   return jgt_offsets64(jgt_rn_events, JGT_RN_NEVENTS + 1, lists);
 }
 
@@ -296,12 +314,23 @@ static inline jg_array *jgt_rn_expected(const jgt_rn_case *c) {
     case JGT_RN_AX_2:
       for (int64_t i = 0; i < JGT_RN_NLISTS; i++) jgt_rn_one(c, i, vals, valid, &len);
       break;
-    case JGT_RN_AX_1: /* each event's lists merged */
+    case JGT_RN_AX_L0: { /* all the (valid) lists merged */
+      int64_t n = 0;
+      for (int64_t i = 0; i < JGT_RN_NLISTS; i++) {
+        if (c->none_lists && !jgt_rn_list_valid[i]) continue;
+        ids[n] = i;
+        pos[n++] = i;
+      }
+      jgt_rn_merge(c, ids, pos, n, vals, valid, &len);
+      break;
+    }
+    case JGT_RN_AX_1: /* each event's (valid) lists merged */
       for (int64_t e = 0; e < JGT_RN_NEVENTS; e++) {
         int64_t n = 0;
-        for (int64_t i = jgt_rn_events[e]; i < jgt_rn_events[e + 1]; i++, n++) {
+        for (int64_t i = jgt_rn_events[e]; i < jgt_rn_events[e + 1]; i++) {
+          if (c->none_lists && !jgt_rn_list_valid[i]) continue;
           ids[n] = i;
-          pos[n] = n;
+          pos[n++] = i - jgt_rn_events[e];
         }
         offs[e + 1] = offs[e] + jgt_rn_merge(c, ids, pos, n, vals, valid, &len);
       }
@@ -316,8 +345,9 @@ static inline jg_array *jgt_rn_expected(const jgt_rn_case *c) {
       for (int64_t k = 0; k < most; k++) {
         int64_t n = 0;
         for (int64_t e = 0; e < JGT_RN_NEVENTS; e++) {
-          if (jgt_rn_events[e] + k < jgt_rn_events[e + 1]) {
-            ids[n] = jgt_rn_events[e] + k;
+          const int64_t i = jgt_rn_events[e] + k;
+          if (i < jgt_rn_events[e + 1] && !(c->none_lists && !jgt_rn_list_valid[i])) {
+            ids[n] = i;
             pos[n++] = e;
           }
         }
@@ -335,8 +365,15 @@ static inline jg_array *jgt_rn_expected(const jgt_rn_case *c) {
   }
   if (c->axis == JGT_RN_AX_1 || c->axis == JGT_RN_AX_0) res = jgt_offsets64(offs, noffs, res);
   if (c->keepdims) {
-    res = c->axis == JGT_RN_AX_0 ? jgt_regular(res, jg_array_length(res), 1)
-                                 : jgt_regular(res, 1, -1);
+    res = c->axis == JGT_RN_AX_0 || c->axis == JGT_RN_AX_L0
+              ? jgt_regular(res, jg_array_length(res), 1)
+              : jgt_regular(res, 1, -1);
+  }
+  /* Innermost axes: a None list's result is None (an option above the results). */
+  if (c->none_lists && (c->axis == JGT_RN_AX_LISTS || c->axis == JGT_RN_AX_2)) {
+    int8_t m[JGT_RN_NLISTS];
+    for (int i = 0; i < JGT_RN_NLISTS; i++) m[i] = jgt_rn_list_valid[i];
+    res = jgt_byte_masked(m, JGT_RN_NLISTS, true, res);
   }
   if (c->axis == JGT_RN_AX_2) res = jgt_offsets64(jgt_rn_events, JGT_RN_NEVENTS + 1, res);
   return res;
@@ -354,7 +391,7 @@ static inline const char *jgt_rn_desc(const jg_array *a, char *buf, size_t size)
 /* Runs a case's reduction on `a` (its input, on any backend). */
 static inline jg_status jgt_rn_run(const jgt_rn_case *c, const jg_array *a, jg_stream stream,
                                    jg_array **out, jg_error *err) {
-  static const int64_t axes[JGT_RN_NAXES] = {-1, 2, 1, 0};
+  static const int64_t axes[JGT_RN_NAXES] = {-1, 0, 2, 1, 0};
   jg_reduce_options o;
   memset(&o, 0, sizeof o);
   o.has_axis = true;
@@ -366,7 +403,7 @@ static inline jg_status jgt_rn_run(const jgt_rn_case *c, const jg_array *a, jg_s
 }
 
 /* Case number i of JGT_RN_COUNT (every combination), in *c; a name into buf. */
-#define JGT_RN_COUNT (JGT_RN_NREPS * 2 * 2 * JGT_RN_NAXES * 11 * 3 * 2)
+#define JGT_RN_COUNT (JGT_RN_NREPS * 2 * 2 * 2 * JGT_RN_NAXES * 11 * 3 * 2)
 static inline void jgt_rn_case_at(int i, jgt_rn_case *c, char *buf, size_t size) {
   c->keepdims = i % 2;
   i /= 2;
@@ -380,11 +417,14 @@ static inline void jgt_rn_case_at(int i, jgt_rn_case *c, char *buf, size_t size)
   i /= 2;
   c->list_node = i % 2;
   i /= 2;
+  c->none_lists = i % 2;
+  i /= 2;
   c->rep = i;
-  static const char *const axes[JGT_RN_NAXES] = {"-1 of lists", "2", "1", "0"};
-  snprintf(buf, size, "%s %s %s %s axis %s mask_identity %d keepdims %d",
+  static const char *const axes[JGT_RN_NAXES] = {"-1 of lists", "0 of lists", "2", "1", "0"};
+  snprintf(buf, size, "%s %s %s%s %s axis %s mask_identity %d keepdims %d",
            jg_reducer_name(c->r), jgt_rn_rep_name(c->rep), c->list_node ? "list" : "list-offset",
-           c->f64 ? "float64" : "int64", axes[c->axis], c->mask_identity, (int)c->keepdims);
+           c->none_lists ? " (None lists)" : "", c->f64 ? "float64" : "int64", axes[c->axis],
+           c->mask_identity, (int)c->keepdims);
 }
 
 #endif /* JAGGED_TESTS_JGT_REDUCE_NONE_CASES_H */

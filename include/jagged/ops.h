@@ -90,8 +90,11 @@ typedef struct jg_reduce_options {
  *  has one level less than `a`: the levels above the axis are made again over their buffers
  *  (None lists above the axis stay None), the levels below get new compact offsets. argmin and
  *  argmax give the position along the reduced axis (the item's index in its list, or the entry's
- *  index for axis 0). Every merged position has at least one value, so no value is None unless
- *  all of them are None values; with mask_identity (the default of min, max, argmin, argmax)
+ *  index for axis 0). None lists at or below the axis (an option above a list level, as in
+ *  ?var * T at axis 0) contribute nothing, but are counted by argmin and argmax positions
+ *  ([[5, 2], None, [1]] gives [2, 0] at axis 0); a merged list that only None lists reach is
+ *  empty. No value is None unless all of a merged position's values are None values or in None
+ *  lists; with mask_identity (the default of min, max, argmin, argmax)
  *  the values get an option type, as in Awkward. keepdims wraps each merged result in a length-1
  *  regular list (type n * 1 * var * ...; for axis 0 the whole result: 1 * len * ...). Results are
  *  computed by catalog kernels on the array's backend (reduce_axis_start, reduce_axis_lengths,
@@ -110,9 +113,8 @@ typedef struct jg_reduce_options {
  *  regular innermost axis (a regular node below the innermost list, or numeric data of ndim > 1:
  *  the message says so) and for records; JG_ESHAPE for an array without list levels
  *  ("reducing along axis -1 needs a list; the array has type ..."). At other axes: JG_ENOTSUP for
- *  a regular level or None lists (an option above a list level) at or below the reduced axis,
- *  records, or numeric data of ndim > 1. Both: JG_EDTYPE for float16 content (bfloat16 and complex
- *  arrays cannot be made); JG_EVALUE for lists whose starts/stops leave the content (the kernel's
+ *  a regular level at or below the reduced axis, records, or numeric data of ndim > 1. Both:
+ *  JG_EDTYPE for float16 content (bfloat16 and complex arrays cannot be made); JG_EVALUE for lists whose starts/stops leave the content (the kernel's
  *  BAD_RANGE: the first bad list in err->index); JG_ENODEV / JG_EINDEX / JG_ECUDA / JG_EDEVMEM for
  *  device arrays; JG_EOVERFLOW / JG_ENOMEM. Kernels and copies run on `opt->stream`; the call
  *  synchronises it before returning, so the result is ready on return. Thread-safe. */

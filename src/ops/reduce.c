@@ -371,8 +371,10 @@ static jg_status reduce_lists(jgi_op_ctx *c, const jg_array *list, jg_reducer r,
  *  - at the leaf: the contributors' values are gathered in slot order (take) and reduced as
  *    lists by the innermost-axis kernels over R (reduce_lists); argmin/argmax positions are
  *    mapped to J (reduce_axis_argpos).
- * Every slot has at least one contributor, so no result is None unless all of a slot's values
- * are None (an option above the leaf: drop_none removes those contributors); with
+ * An option node on the way down (None lists above a list level, or None values above the
+ * leaf) drops its None contributors (drop_none), keeping J: a None list contributes nothing, so
+ * a merged list none of whose contributors is a list is empty, and no result is None unless all
+ * of a slot's values are None or dropped; with
  * mask_identity (the default of min, max, argmin, argmax) the values get an option type (all
  * valid but those), as in Awkward. The work of a slot is proportional to its number of
  * contributors times the depth: the whole array for axis 0 (one thread per merged position
@@ -640,13 +642,16 @@ static jg_status reduce_axis(jgi_op_ctx *c, const chain *ch, int64_t ax, size_t 
   JG_RETURN_NOT_OK(axis_start(c, ax == 0 ? NULL : ch->nodes[at], ch->nodes[0]->length, &s, err));
   jg_view levels[64];
   int nlevels = 0;
-  for (; jgi_node_is_list(ch->nodes[k]->kind); k++) {
+  /* Lists merge one level down; options drop their None contributors (None lists and None
+   * values alike), keeping J, so argmin and argmax count them. */
+  for (; jgi_node_is_list(ch->nodes[k]->kind) || jgi_node_is_option(ch->nodes[k]->kind); k++) {
+    if (jgi_node_is_option(ch->nodes[k]->kind)) {
+      JG_RETURN_NOT_OK(drop_none(c, ch->nodes[k], &s, err));
+      continue;
+    }
     JG_RETURN_IF(nlevels == 64, JG_ENOTSUP, err, "more than 64 list levels below the axis");
     JG_RETURN_NOT_OK(axis_descend(c, ch->nodes[k], &s, &levels[nlevels], err));
     nlevels++;
-  }
-  for (; jgi_node_is_option(ch->nodes[k]->kind); k++) {
-    JG_RETURN_NOT_OK(drop_none(c, ch->nodes[k], &s, err));
   }
   jg_array *res = NULL;
   JG_RETURN_NOT_OK(axis_leaf(c, ch->nodes[k], &s, r, masks_empty(r, o->mask_identity), &res, err));
@@ -712,22 +717,13 @@ static jg_status resolve_axis(const char *fn, const jg_array *a, int64_t axis, j
   }
   *at = found;
   const size_t from = v == 0 ? 0 : found;
-  size_t last_list = from;
-  for (size_t k = from; k < len; k++) {
-    if (jgi_node_is_list(ch->nodes[k]->kind)) last_list = k;
-  }
   for (size_t k = from; k < len; k++) {
     const jg_array *p = ch->nodes[k];
     JG_RETURN_IF(p->kind == JG_NODE_REGULAR, JG_ENOTSUP, err,
                  "%s: axis %lld: a regular level (size %lld) at or below the reduced axis is not "
                  "supported in this version",
                  fn, (long long)axis, (long long)p->regular_size);
-    /* None values (options below the last list) are skipped (drop_none); None lists are
-     * not. */
-    JG_RETURN_IF(jgi_node_is_option(p->kind) && k < last_list, JG_ENOTSUP, err,
-                 "%s: axis %lld: None lists at or below the reduced axis (%s node) are not "
-                 "supported in this version (None values inside the lists are)",
-                 fn, (long long)axis, jgi_array_node_name(p->kind));
+    /* Options (None lists and None values) are skipped by reduce_axis (drop_none). */
   }
   const jg_array *leaf = ch->nodes[len - 1];
   JG_RETURN_IF(leaf->kind == JG_NODE_RECORD, JG_ENOTSUP, err,

@@ -77,6 +77,9 @@ static void test_builder_inputs(void **state) {
       "[[None, 3.5, 1.5], [None], [], [2.5, 0.5]]",
       "[[None, None], [], [None]]",
       "[[[None, 1], [2]], [[None], [3, None, 6]], []]",
+      "[[5, 2], None, [1], None]",
+      "[[[1, 2], None], [[3]], None, [None]]",
+      "[[None, [4, None]], [[7], None, [0]]]",
   };
   static const int64_t axes[] = {-1, 0, 1};
   for (size_t t = 0; t < sizeof texts / sizeof texts[0]; t++) {
@@ -113,7 +116,8 @@ static void test_builder_inputs(void **state) {
   }
 }
 
-/* A list past the end of its option content: the same status, message and index. */
+/* A list past the end of its option content, at the innermost axis and below a None list at
+ * axis 0: the same status, message and index. */
 static void test_errors(void **state) {
   (void)state;
   static const int64_t v[] = {1, 2, 3};
@@ -130,6 +134,22 @@ static void test_errors(void **state) {
   assert_int_equal(de.index, 1);
   jg_array_release(d);
   jg_array_release(bad);
+  jg_array *mid = JGT_OFFSETS(
+      jgt_indexed(JGT_I64(0, -1, 1), 3, JG_DTYPE_INT64, JGT_OFFSETS(jgt_i64(v, 3), 0, 1, 4)), 0,
+      3);
+  d = jgt_to_device_on(mid, NULL);
+  jg_reduce_options o;
+  memset(&o, 0, sizeof o);
+  o.has_axis = true;
+  jg_error_clear(&he);
+  jg_error_clear(&de);
+  assert_int_equal(jg_array_reduce(mid, JG_REDUCE_SUM, &o, &out, &he), JG_EVALUE);
+  assert_int_equal(jg_array_reduce(d, JG_REDUCE_SUM, &o, &out, &de), JG_EVALUE);
+  assert_null(out);
+  assert_string_equal(he.message, de.message);
+  assert_int_equal(de.index, 1);
+  jg_array_release(d);
+  jg_array_release(mid);
 }
 
 int main(void) {

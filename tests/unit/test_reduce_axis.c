@@ -197,6 +197,20 @@ static void expect_error(const jg_array *a, int64_t axis, jg_reducer r, jg_statu
   JGT_CONTAINS(err.message, msg);
 }
 
+/* The printout and type of `a` reduced with r at axis. */
+static void expect_reduced(const jg_array *a, int64_t axis, jg_reducer r, const char *text,
+                           const char *type) {
+  jg_reduce_options o;
+  memset(&o, 0, sizeof o);
+  o.has_axis = true;
+  o.axis = axis;
+  jg_array *out = NULL;
+  JGT_OK(jg_array_reduce(a, r, &o, &out, &jgt_err_));
+  assert_string_equal(str(out), text);
+  assert_string_equal(type_of(out), type);
+  jg_array_release(out);
+}
+
 static void test_errors(void **state) {
   (void)state;
   jg_array *x = jgt_rc_nested();
@@ -208,16 +222,17 @@ static void test_errors(void **state) {
   jg_array *two = jgt_ra_two();
   expect_error(two, 2, JG_REDUCE_SUM, JG_ESHAPE,
                "axis=2 exceeds the depth of the nested list structure (which is 2)");
-  /* None lists at the reduced axis (axis 0 over an option) or below it (None values inside
-   * the lists are skipped: test_reduce_none.c). */
-  jg_array *none = jgt_ra_none();
-  expect_error(none, 0, JG_REDUCE_SUM, JG_ENOTSUP,
-               "axis 0: None lists at or below the reduced axis (indexed-option node)");
+  /* None lists at the reduced axis (axis 0 over an option) or below it contribute nothing;
+   * argmin and argmax positions count them (more: test_reduce_none.c). */
+  jg_array *none = jgt_ra_none(); /* [[[1, 2], [3]], None, [], [[4], [], [5, 6, 7]]] */
+  expect_reduced(none, 0, JG_REDUCE_SUM, "[[5, 2], [3], [5, 6, 7]]", "3 * var * int64");
+  expect_reduced(none, 0, JG_REDUCE_ARGMAX, "[[3, 0], [0], [3, 3, 3]]", "3 * var * ?int64");
   static const int64_t v[] = {1, 2, 3};
-  jg_array *inner_none = JGT_OFFSETS(
+  jg_array *inner_none = JGT_OFFSETS( /* [[[1], None, [2, 3]]] */
       jgt_indexed(JGT_I64(0, -1, 1), 3, JG_DTYPE_INT64, JGT_OFFSETS(jgt_i64(v, 3), 0, 1, 3)), 0,
       3);
-  expect_error(inner_none, 1, JG_REDUCE_SUM, JG_ENOTSUP, "None lists at or below");
+  expect_reduced(inner_none, 1, JG_REDUCE_SUM, "[[3, 3]]", "1 * var * int64");
+  expect_reduced(inner_none, 1, JG_REDUCE_ARGMIN, "[[0, 2]]", "1 * var * ?int64");
   /* A regular level below the axis. */
   jg_array *reg = JGT_OFFSETS(jgt_regular(jgt_i64(v, 3), 1, -1), 0, 3);
   expect_error(reg, 0, JG_REDUCE_SUM, JG_ENOTSUP, "a regular level (size 1)");

@@ -93,6 +93,19 @@ static void test_awkward_examples(void **state) {
                       "[None, None]");
   assert_string_equal(reduce_text("[[None], [None, None]]", JG_REDUCE_ARGMIN, 0, 0, false),
                       "[None, None]");
+  /* None lists at or below the reduced axis contribute nothing; positions count them. */
+  assert_string_equal(reduce_text("[[1, 2], None, [3]]", JG_REDUCE_SUM, 0, 0, false), "[4, 2]");
+  assert_string_equal(reduce_text("[[5, 2], None, [1]]", JG_REDUCE_ARGMIN, 0, 0, false),
+                      "[2, 0]");
+  assert_string_equal(reduce_text("[[[1, 2], None], [[3]]]", JG_REDUCE_SUM, 0, 0, false),
+                      "[[4, 2], []]");
+  assert_string_equal(reduce_text("[[[1, 2], None], [None]]", JG_REDUCE_MAX, 1, 0, false),
+                      "[[1, 2], []]");
+  assert_string_equal(reduce_text("[[None, [4, None]], [[7], None, [0]]]", JG_REDUCE_ARGMAX, 1,
+                                  0, false),
+                      "[[1, None], [0]]");
+  assert_string_equal(reduce_text("[None, [2, 1], None]", JG_REDUCE_PROD, 0, 0, true),
+                      "[[2, 1]]");
 }
 
 static void expect_error(const jg_array *a, int64_t axis, jg_status st, const char *needle,
@@ -110,7 +123,7 @@ static void expect_error(const jg_array *a, int64_t axis, jg_status st, const ch
   if (index >= 0) assert_int_equal(err.index, index);
 }
 
-/* Lists that leave their option content, and None lists below the reduced axis. */
+/* Lists that leave their option content. */
 static void test_errors(void **state) {
   (void)state;
   static const int64_t v[] = {1, 2, 3};
@@ -118,11 +131,11 @@ static void test_errors(void **state) {
   jg_array *bad = jgt_list(JGT_I64(0, 1), JGT_I64(1, 4), 2, 2, JG_DTYPE_INT64,
                            jgt_indexed(JGT_I64(0, -1, 2), 3, JG_DTYPE_INT64, jgt_i64(v, 3)));
   expect_error(bad, -1, JG_EVALUE, "list 1", 1);
-  /* None lists between list levels below axis 1. */
+  /* Lists below a None list that leave their content: checked after the Nones are dropped. */
   jg_array *mid = JGT_OFFSETS(
-      jgt_indexed(JGT_I64(0, -1, 1), 3, JG_DTYPE_INT64, JGT_OFFSETS(jgt_i64(v, 3), 0, 1, 3)), 0,
+      jgt_indexed(JGT_I64(0, -1, 1), 3, JG_DTYPE_INT64, JGT_OFFSETS(jgt_i64(v, 3), 0, 1, 4)), 0,
       3);
-  expect_error(mid, 1, JG_ENOTSUP, "None lists at or below the reduced axis (indexed-option", -1);
+  expect_error(mid, 0, JG_EVALUE, "list 1 has stops < starts or reaches outside the content", 1);
   jg_array_release(bad);
   jg_array_release(mid);
 }
