@@ -120,6 +120,10 @@ JGI_HIDDEN jg_status jgi_op_option_index(jgi_op_ctx *c, const jg_array *opt, int
                                          bool negate, jg_view *idx, jg_view *flags,
                                          jg_error *err);
 
+/** A new empty node (length 0, type "unknown") on c's backend and device, so that it can be the
+ *  content of nodes over c's buffers. Errors: JG_ENOMEM. */
+JGI_HIDDEN jg_status jgi_op_empty(const jgi_op_ctx *c, jg_array **out, jg_error *err);
+
 /** Waits until the work queued on c->launch.stream is done (no-op on the host). */
 JGI_HIDDEN jg_status jgi_op_sync(const jgi_op_ctx *c, jg_error *err);
 

@@ -345,3 +345,10 @@ jg_status jgi_op_option_index(jgi_op_ctx *c, const jg_array *opt, int64_t shift,
                                  jgi_op_out_arg(flags)};
   return jg_kernel_call(&jgi_kernel_option_index, args, 10, &c->launch, err);
 }
+
+jg_status jgi_op_empty(const jgi_op_ctx *c, jg_array **out, jg_error *err) {
+  JG_RETURN_NOT_OK(jgi_array_new(JG_NODE_EMPTY, 0, out, err));
+  (*out)->device = c->device;
+  (*out)->backend = c->backend;
+  return JG_OK;
+}

@@ -979,7 +979,7 @@ static jg_status join_numeric(jgi_op_ctx *c, int k, const jg_array *const *xs, j
     r = first ? d : promote(r, d);
     first = false;
   }
-  if (first) return jg_array_empty(out, err); /* all empty */
+  if (first) return jgi_op_empty(c, out, err); /* all empty */
   jg_view ov;
   JG_RETURN_NOT_OK(jgi_op_alloc(c, total, r, &ov, err));
   jg_len at = 0;
@@ -1130,7 +1130,7 @@ static jg_status join0(jgi_op_ctx *c, int k, const jg_array *const *xs, int dept
     all_records = all_records && kk == JG_NODE_RECORD;
     all_numeric = all_numeric && kk == JG_NODE_NUMERIC;
   }
-  if (nonempty == 0) return jg_array_empty(out, err);
+  if (nonempty == 0) return jgi_op_empty(c, out, err);
   if (nonempty < k) {
     /* Empty arrays (type unknown) join with anything: leave them out. */
     const jg_array **rest = calloc((size_t)nonempty, sizeof *rest);

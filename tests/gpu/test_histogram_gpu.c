@@ -73,7 +73,7 @@ static void test_small_cases(void **state) {
                                     &jgt_err_));
   w2 = to_dev(w2);
   assert_int_equal(jg_histogram_fill(&t.h, da, w2, NULL, &err), JG_ESHAPE);
-  JGT_CONTAINS(err.message, "list 0 has a different length");
+  JGT_CONTAINS(err.message, "list 0 at depth 1 has a different length");
   jg_array_release(w2);
   jg_array_release(da);
   jg_array_release(df);

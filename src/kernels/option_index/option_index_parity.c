@@ -26,7 +26,7 @@ jg_status jgk_option_index_parity(jg_parity_ctx *ctx, int case_index, jg_kernel_
   jg_parity_case_name(ctx, names[case_index]);
   const int64_t n = ns[case_index], kind = kinds[case_index];
   const int64_t bit_offset = case_index == 6 ? 5 : (case_index == 4 ? 3 : 0);
-  const jg_dtype dt = jg_parity_dtype(ctx, 6);
+  const jg_dtype dt = jg_parity_dtype(ctx, 7); /* the mask, after m */
   const int64_t mlen = (kind == 1 || kind == 2) ? (bit_offset + n + 7) / 8 : n;
   void *mask = jg_parity_alloc(ctx, mlen, dt);
   int64_t *out = jg_parity_alloc(ctx, n + 3, JG_DTYPE_INT64);
