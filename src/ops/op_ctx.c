@@ -290,7 +290,7 @@ jg_status jgi_op_offsets_range(jgi_op_ctx *c, const jg_array *list, jg_len lo, j
     return st;
   }
   const jg_len ends[2] = {0, n};
-  int64_t v[2];
+  int64_t v[2] = {0, 0};
   JG_RETURN_NOT_OK(
       jgi_op_read_ints(c, arg.v.array.data, ov->dtype, ends, 2, v, "first and last offset", err));
   if (v[1] == v[0]) return JG_OK; /* empty lists only: no data, wherever they start */
